@@ -1,0 +1,54 @@
+package io.thriftbq.ingest.convert;
+
+import java.nio.ByteBuffer;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Avro GenericRecords over the schema {@code AvroSchemas} derives from the table schema: INT64 as
+ * Long, STRING as String, BYTES as ByteBuffer, TIMESTAMP as Long microseconds, REPEATED as a List.
+ */
+final class AvroRecordFormat extends RowFormat<GenericRecord, Schema> {
+  private final Schema root;
+
+  AvroRecordFormat(Schema schema) {
+    this.root = schema;
+  }
+
+  @Override
+  Schema rootShape() {
+    return root;
+  }
+
+  @Override
+  Schema childShape(Schema parent, int index) {
+    Schema schema = parent.getFields().get(index).schema();
+    if (schema.getType() == Schema.Type.UNION) {
+      schema = schema.getTypes().get(1);
+    }
+    if (schema.getType() == Schema.Type.ARRAY) {
+      schema = schema.getElementType();
+    }
+    return schema;
+  }
+
+  @Override
+  GenericRecord record(Schema shape, Object[] values) {
+    GenericData.Record record = new GenericData.Record(shape);
+    for (int i = 0; i < values.length; i++) {
+      record.put(i, values[i]);
+    }
+    return record;
+  }
+
+  @Override
+  Object bytes(byte[] value) {
+    return ByteBuffer.wrap(value);
+  }
+
+  @Override
+  Object timestampMillis(long epochMillis) {
+    return epochMillis * 1000L;
+  }
+}

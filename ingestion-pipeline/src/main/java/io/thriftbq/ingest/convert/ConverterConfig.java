@@ -1,0 +1,47 @@
+package io.thriftbq.ingest.convert;
+
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.options.IngestionOptions;
+import java.io.Serializable;
+
+/**
+ * Everything needed to build an {@link EventConverter}. Small and serializable, so DoFns carry it
+ * and build the heavy converter once per instance.
+ */
+public record ConverterConfig(
+    String thriftClassName,
+    ThriftProtocol protocol,
+    int maxStringBytes,
+    int maxContainerElements,
+    MetadataColumns metadataColumns)
+    implements Serializable {
+
+  public static final int DEFAULT_MAX_STRING_BYTES = 10 * 1024 * 1024;
+  public static final int DEFAULT_MAX_CONTAINER_ELEMENTS = 1_000_000;
+
+  public ConverterConfig {
+    if (maxStringBytes <= 0 || maxContainerElements <= 0) {
+      throw new IllegalArgumentException("Thrift size limits must be positive");
+    }
+  }
+
+  public static ConverterConfig from(IngestionOptions options) {
+    return new ConverterConfig(
+        options.getThriftClassName(),
+        options.getThriftProtocol(),
+        options.getMaxThriftStringBytes(),
+        options.getMaxThriftContainerElements(),
+        MetadataColumns.from(options));
+  }
+
+  /** Defaults for a class, handy in tests and benchmarks. */
+  public static ConverterConfig of(
+      String thriftClassName, ThriftProtocol protocol, MetadataColumns metadataColumns) {
+    return new ConverterConfig(
+        thriftClassName,
+        protocol,
+        DEFAULT_MAX_STRING_BYTES,
+        DEFAULT_MAX_CONTAINER_ELEMENTS,
+        metadataColumns);
+  }
+}

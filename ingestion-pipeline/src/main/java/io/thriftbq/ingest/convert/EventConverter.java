@@ -1,0 +1,31 @@
+package io.thriftbq.ingest.convert;
+
+import org.apache.thrift.TBase;
+
+/**
+ * Turns serialized Thrift events into rows of one output format. Instances hold reusable decoding
+ * state and are not thread-safe or serializable: create one per DoFn instance (in {@code @Setup})
+ * with {@link EventConverters#create} and reuse it for every element.
+ *
+ * @param <T> the row type handed to BigQueryIO: TableRow, Row or GenericRecord
+ */
+public interface EventConverter<T> {
+
+  /**
+   * Decodes {@code payload} straight into a row, without building the Thrift object. This is the
+   * hot path used when no user function is configured.
+   */
+  T fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException;
+
+  /** Decodes {@code payload} into the generated Thrift object (for a user function). */
+  TBase<?, ?> decode(byte[] payload) throws ThriftDecodeException;
+
+  /**
+   * Converts a Thrift object into a row; gives the same row as {@link #fromBytes} for the bytes the
+   * object serializes to.
+   *
+   * @throws ConversionException if the object is not a valid event (for example a required field
+   *     was cleared)
+   */
+  T fromEvent(TBase<?, ?> event, EventMetadata metadata);
+}

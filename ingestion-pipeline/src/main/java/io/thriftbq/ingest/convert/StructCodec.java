@@ -1,0 +1,525 @@
+package io.thriftbq.ingest.convert;
+
+import io.thriftbq.ingest.schema.ColumnShape;
+import io.thriftbq.schema.ThriftEnum;
+import io.thriftbq.schema.ThriftField;
+import io.thriftbq.schema.ThriftStruct;
+import io.thriftbq.schema.ThriftType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TException;
+import org.apache.thrift.TFieldIdEnum;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TMap;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolUtil;
+import org.apache.thrift.protocol.TSet;
+import org.apache.thrift.protocol.TType;
+
+/**
+ * Reads one Thrift struct into a record of the output format, from the wire or from a generated
+ * object. The tree of codecs mirrors the table schema exactly (see {@link ColumnShape}).
+ *
+ * @param <S> the format's record description
+ */
+final class StructCodec<S> implements ValueCodec {
+  /** Unknown fields are skipped; this bounds how deep a hostile payload can make the skip go. */
+  private static final int MAX_SKIP_DEPTH = 64;
+
+  private final ThriftStruct struct;
+  private final RowFormat<?, S> format;
+  private final S shape;
+  private final int columnCount;
+  private final int minFieldId;
+  private final FieldSlot[] slotsById;
+  private final FieldSlot[] slots;
+  private final int[] requiredSlots;
+  private Object[] defaults;
+
+  private record FieldSlot(int index, ThriftField field, TFieldIdEnum fieldEnum, ValueCodec codec) {}
+
+  StructCodec(ThriftStruct struct, RowFormat<?, S> format, S shape, int extraColumns) {
+    this.struct = struct;
+    this.format = format;
+    this.shape = shape;
+    List<ThriftField> fields = struct.fields();
+    this.columnCount = fields.size() + extraColumns;
+    this.slots = new FieldSlot[fields.size()];
+    int min = Integer.MAX_VALUE;
+    int max = Integer.MIN_VALUE;
+    List<Integer> required = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      ThriftField field = fields.get(i);
+      slots[i] = new FieldSlot(i, field, field.fieldEnum(), columnCodec(field.type(), format, shape, i));
+      min = Math.min(min, field.id());
+      max = Math.max(max, field.id());
+      if (field.isRequired() && !struct.isUnion()) {
+        required.add(i);
+      }
+    }
+    this.minFieldId = fields.isEmpty() ? 0 : min;
+    this.slotsById = new FieldSlot[fields.isEmpty() ? 0 : max - min + 1];
+    for (FieldSlot slot : slots) {
+      slotsById[slot.field().id() - minFieldId] = slot;
+    }
+    this.requiredSlots = required.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Values a field has when it is absent from the wire: what the generated constructor sets (IDL
+   * defaults), and an empty list for containers. Computed lazily because it converts an empty
+   * instance with this very codec.
+   */
+  private Object[] defaults() {
+    if (defaults == null) {
+      Object[] values = new Object[columnCount];
+      TBase<?, ?> empty = struct.newInstance();
+      for (FieldSlot slot : slots) {
+        if (ColumnShape.isRepeated(slot.field().type())) {
+          values[slot.index()] = format.emptyRepeated();
+        }
+        if (isSet(empty, slot.fieldEnum())) {
+          values[slot.index()] = slot.codec().convert(getFieldValue(empty, slot.fieldEnum()));
+        }
+      }
+      defaults = values;
+    }
+    return defaults;
+  }
+
+  @Override
+  public byte wireType() {
+    return TType.STRUCT;
+  }
+
+  @Override
+  public Object read(TProtocol in) throws TException, ThriftDecodeException {
+    return format.record(shape, readValues(in));
+  }
+
+  /** Reads the struct's columns into a fresh array with room for the extra (metadata) columns. */
+  Object[] readValues(TProtocol in) throws TException, ThriftDecodeException {
+    Object[] values = defaults().clone();
+    long seen = 0L;
+    int setCount = 0;
+    in.readStructBegin();
+    while (true) {
+      TField header = in.readFieldBegin();
+      if (header.type == TType.STOP) {
+        break;
+      }
+      int offset = header.id - minFieldId;
+      FieldSlot slot = offset >= 0 && offset < slotsById.length ? slotsById[offset] : null;
+      if (slot == null || slot.codec().wireType() != header.type) {
+        // A field from a newer IDL, or one whose type changed: Thrift's own readers skip it too.
+        TProtocolUtil.skip(in, header.type, MAX_SKIP_DEPTH);
+      } else {
+        values[slot.index()] = slot.codec().read(in);
+        if (slot.index() < 64) {
+          seen |= 1L << slot.index();
+        }
+        setCount++;
+      }
+      in.readFieldEnd();
+    }
+    in.readStructEnd();
+    for (int index : requiredSlots) {
+      boolean present = index < 64 ? (seen & (1L << index)) != 0 : values[index] != null;
+      if (!present) {
+        throw new ThriftDecodeException(
+            "Required field '"
+                + slots[index].field().name()
+                + "' of "
+                + struct.name()
+                + " is missing: the payload is not a valid "
+                + struct.name()
+                + " (wrong struct type, or a writer that skipped validation)");
+      }
+    }
+    if (struct.isUnion() && setCount > 1) {
+      throw new ThriftDecodeException(
+          "Union " + struct.name() + " has " + setCount + " fields set; a union holds exactly one");
+    }
+    return values;
+  }
+
+  @Override
+  public Object convert(Object value) {
+    return format.record(shape, convertValues((TBase<?, ?>) value));
+  }
+
+  /** Converts a generated object's fields into a fresh array (with room for extra columns). */
+  Object[] convertValues(TBase<?, ?> event) {
+    if (!struct.structClass().isInstance(event)) {
+      throw new ConversionException(
+          "Expected a " + struct.structClass().getName() + " but got " + event.getClass().getName());
+    }
+    Object[] values = new Object[columnCount];
+    for (FieldSlot slot : slots) {
+      if (isSet(event, slot.fieldEnum())) {
+        Object fieldValue = getFieldValue(event, slot.fieldEnum());
+        values[slot.index()] = fieldValue == null ? null : slot.codec().convert(fieldValue);
+      } else if (ColumnShape.isRepeated(slot.field().type())) {
+        values[slot.index()] = format.emptyRepeated();
+      }
+    }
+    for (int index : requiredSlots) {
+      if (values[index] == null) {
+        throw new ConversionException(
+            "Required field '" + slots[index].field().name() + "' of " + struct.name() + " is not set");
+      }
+    }
+    return values;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static boolean isSet(TBase event, TFieldIdEnum field) {
+    return event.isSet(field);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object getFieldValue(TBase event, TFieldIdEnum field) {
+    return event.getFieldValue(field);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Codec construction: one codec per column, shaped exactly as EventSchemas shapes the column.
+
+  /** The codec of column {@code index} of the record {@code parentShape}. */
+  static <S> ValueCodec columnCodec(ThriftType type, RowFormat<?, S> format, S parentShape, int index) {
+    if (type instanceof ThriftType.MapOf map) {
+      return new MapCodec<>(map, format, format.childShape(parentShape, index));
+    }
+    if (ThriftType.isRepeated(type)) {
+      ThriftType element = ThriftType.elementOf(type);
+      boolean set = type instanceof ThriftType.SetOf;
+      if (ColumnShape.needsWrapper(element)) {
+        S wrapperShape = format.childShape(parentShape, index);
+        return new ListCodec<>(set, columnCodec(element, format, wrapperShape, 0), format, wrapperShape);
+      }
+      return new ListCodec<>(set, columnCodec(element, format, parentShape, index), format, null);
+    }
+    if (type instanceof ThriftType.StructRef ref) {
+      return new StructCodec<>(ref.struct(), format, format.childShape(parentShape, index), 0);
+    }
+    if (type instanceof ThriftType.EnumRef ref) {
+      return new EnumCodec(ref.enumType());
+    }
+    ThriftType.Primitive primitive = (ThriftType.Primitive) type;
+    return switch (primitive.kind()) {
+      case BOOL -> new BoolCodec();
+      case I8 -> new ByteCodec();
+      case I16 -> new ShortCodec();
+      case I32 -> new IntCodec();
+      case I64 -> new LongCodec();
+      case DOUBLE -> new DoubleCodec();
+      case STRING -> new StringCodec();
+      case BINARY -> new BinaryCodec(format);
+    };
+  }
+
+  private static final class BoolCodec implements ValueCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return in.readBool();
+    }
+
+    @Override
+    public Object convert(Object value) {
+      return value;
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.BOOL;
+    }
+  }
+
+  private abstract static class IntegerCodec implements ValueCodec {
+    @Override
+    public Object convert(Object value) {
+      return ((Number) value).longValue();
+    }
+  }
+
+  private static final class ByteCodec extends IntegerCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return (long) in.readByte();
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.BYTE;
+    }
+  }
+
+  private static final class ShortCodec extends IntegerCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return (long) in.readI16();
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.I16;
+    }
+  }
+
+  private static final class IntCodec extends IntegerCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return (long) in.readI32();
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.I32;
+    }
+  }
+
+  private static final class LongCodec extends IntegerCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return in.readI64();
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.I64;
+    }
+  }
+
+  private static final class DoubleCodec implements ValueCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return in.readDouble();
+    }
+
+    @Override
+    public Object convert(Object value) {
+      return value;
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.DOUBLE;
+    }
+  }
+
+  private static final class StringCodec implements ValueCodec {
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return in.readString();
+    }
+
+    @Override
+    public Object convert(Object value) {
+      return value;
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.STRING;
+    }
+  }
+
+  private static final class BinaryCodec implements ValueCodec {
+    private final RowFormat<?, ?> format;
+
+    BinaryCodec(RowFormat<?, ?> format) {
+      this.format = format;
+    }
+
+    @Override
+    public Object read(TProtocol in) throws TException {
+      java.nio.ByteBuffer buffer = in.readBinary();
+      byte[] bytes;
+      if (buffer.hasArray()
+          && buffer.arrayOffset() == 0
+          && buffer.position() == 0
+          && buffer.remaining() == buffer.array().length) {
+        bytes = buffer.array();
+      } else {
+        bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+      }
+      return format.bytes(bytes);
+    }
+
+    @Override
+    public Object convert(Object value) {
+      if (value instanceof byte[] bytes) {
+        return format.bytes(bytes.clone());
+      }
+      java.nio.ByteBuffer buffer = ((java.nio.ByteBuffer) value).duplicate();
+      byte[] bytes = new byte[buffer.remaining()];
+      buffer.get(bytes);
+      return format.bytes(bytes);
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.STRING;
+    }
+  }
+
+  private static final class EnumCodec implements ValueCodec {
+    private final ThriftEnum enumType;
+
+    EnumCodec(ThriftEnum enumType) {
+      this.enumType = enumType;
+    }
+
+    @Override
+    public Object read(TProtocol in) throws TException {
+      // An unknown value reads as null, as the generated code's findByValue does; a required
+      // field then fails validation like it would there.
+      return enumType.nameOf(in.readI32());
+    }
+
+    @Override
+    public Object convert(Object value) {
+      return ((Enum<?>) value).name();
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.I32;
+    }
+  }
+
+  /** list and set; elements that are themselves containers are wrapped in a one-column record. */
+  private static final class ListCodec<S> implements ValueCodec {
+    private final boolean set;
+    private final ValueCodec element;
+    private final RowFormat<?, S> format;
+    private final S wrapperShape;
+
+    ListCodec(boolean set, ValueCodec element, RowFormat<?, S> format, S wrapperShape) {
+      this.set = set;
+      this.element = element;
+      this.format = format;
+      this.wrapperShape = wrapperShape;
+    }
+
+    @Override
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      int size;
+      byte elementType;
+      if (set) {
+        TSet header = in.readSetBegin();
+        size = header.size;
+        elementType = header.elemType;
+      } else {
+        TList header = in.readListBegin();
+        size = header.size;
+        elementType = header.elemType;
+      }
+      if (size > 0 && elementType != element.wireType()) {
+        throw new ThriftDecodeException(
+            "Container holds elements of wire type "
+                + elementType
+                + " where the IDL says "
+                + element.wireType());
+      }
+      List<Object> values = new ArrayList<>(size);
+      for (int i = 0; i < size; i++) {
+        values.add(wrap(element.read(in)));
+      }
+      if (set) {
+        in.readSetEnd();
+      } else {
+        in.readListEnd();
+      }
+      return values;
+    }
+
+    @Override
+    public Object convert(Object value) {
+      Collection<?> collection = (Collection<?>) value;
+      List<Object> values = new ArrayList<>(collection.size());
+      for (Object item : collection) {
+        if (item == null) {
+          throw new ConversionException("A list or set holds null, which Thrift cannot encode");
+        }
+        values.add(wrap(element.convert(item)));
+      }
+      return values;
+    }
+
+    private Object wrap(Object value) {
+      return wrapperShape == null ? value : format.record(wrapperShape, new Object[] {value});
+    }
+
+    @Override
+    public byte wireType() {
+      return set ? TType.SET : TType.LIST;
+    }
+  }
+
+  /** map, as a repeated record of key and value in wire (or iteration) order. */
+  private static final class MapCodec<S> implements ValueCodec {
+    private final ValueCodec key;
+    private final ValueCodec value;
+    private final RowFormat<?, S> format;
+    private final S entryShape;
+
+    MapCodec(ThriftType.MapOf type, RowFormat<?, S> format, S entryShape) {
+      this.format = format;
+      this.entryShape = entryShape;
+      this.key = columnCodec(type.key(), format, entryShape, 0);
+      this.value = columnCodec(type.value(), format, entryShape, 1);
+    }
+
+    @Override
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      TMap header = in.readMapBegin();
+      if (header.size > 0
+          && (header.keyType != key.wireType() || header.valueType != value.wireType())) {
+        throw new ThriftDecodeException(
+            "Map holds entries of wire types "
+                + header.keyType
+                + "/"
+                + header.valueType
+                + " where the IDL says "
+                + key.wireType()
+                + "/"
+                + value.wireType());
+      }
+      List<Object> entries = new ArrayList<>(header.size);
+      for (int i = 0; i < header.size; i++) {
+        Object k = key.read(in);
+        Object v = value.read(in);
+        entries.add(format.record(entryShape, new Object[] {k, v}));
+      }
+      in.readMapEnd();
+      return entries;
+    }
+
+    @Override
+    public Object convert(Object map) {
+      Map<?, ?> entries = (Map<?, ?>) map;
+      List<Object> values = new ArrayList<>(entries.size());
+      for (Map.Entry<?, ?> entry : entries.entrySet()) {
+        if (entry.getKey() == null || entry.getValue() == null) {
+          throw new ConversionException("A map holds a null key or value, which Thrift cannot encode");
+        }
+        values.add(
+            format.record(
+                entryShape,
+                new Object[] {key.convert(entry.getKey()), value.convert(entry.getValue())}));
+      }
+      return values;
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.MAP;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.thriftbq.ingest.convert;
+
+import com.google.api.services.bigquery.model.TableFieldSchema;
+import com.google.api.services.bigquery.model.TableRow;
+import com.google.api.services.bigquery.model.TableSchema;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * TableRow as the BigQuery JSON API and Beam's TableRow → Storage API proto converter both accept
+ * it: INT64 as Long, BYTES as base64, TIMESTAMP as an ISO-8601 string, NULL and empty REPEATED
+ * columns omitted (BigQuery reads them back as NULL and [] either way).
+ */
+final class TableRowFormat extends RowFormat<TableRow, TableRowFormat.Names> {
+  private static final Base64.Encoder BASE64 = Base64.getEncoder();
+
+  /** Column names of one record, with the nested records' names. */
+  record Names(String[] names, List<TableFieldSchema> fields) {}
+
+  private final Names root;
+
+  TableRowFormat(TableSchema schema) {
+    this.root = names(schema.getFields());
+  }
+
+  private static Names names(List<TableFieldSchema> fields) {
+    String[] names = new String[fields.size()];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = fields.get(i).getName();
+    }
+    return new Names(names, fields);
+  }
+
+  @Override
+  Names rootShape() {
+    return root;
+  }
+
+  @Override
+  Names childShape(Names parent, int index) {
+    return names(parent.fields().get(index).getFields());
+  }
+
+  @Override
+  TableRow record(Names shape, Object[] values) {
+    String[] names = shape.names();
+    // A HashMap behind the row avoids GenericData.set's per-field class-info lookup and its
+    // linear-scan ArrayMap, which dominate TableRow construction for wide rows.
+    HashMap<String, Object> columns = new HashMap<>(names.length * 2);
+    for (int i = 0; i < names.length; i++) {
+      Object value = values[i];
+      if (value != null && !(value instanceof List<?> list && list.isEmpty())) {
+        columns.put(names[i], value);
+      }
+    }
+    TableRow row = new TableRow();
+    row.setUnknownKeys(columns);
+    return row;
+  }
+
+  @Override
+  Object bytes(byte[] value) {
+    return BASE64.encodeToString(value);
+  }
+
+  @Override
+  Object timestampMillis(long epochMillis) {
+    return Instant.ofEpochMilli(epochMillis).toString();
+  }
+}

@@ -1,0 +1,135 @@
+package io.thriftbq.ingest.deadletter;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.beam.sdk.coders.DefaultCoder;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * An event the pipeline could not land in the output table, with everything needed to understand
+ * and replay it: the original bytes (or the rejected row), where it failed and why, and its Pub/Sub
+ * metadata.
+ *
+ * @param payload the raw bytes: a Thrift event, a whole envelope, or a rejected row as JSON
+ * @param payloadFormat how to read {@code payload}
+ * @param stage where it failed
+ * @param errorMessage the error, starting with the exception class
+ * @param messageId Pub/Sub message id (for an envelope member, the member id), or null
+ * @param publishTime Pub/Sub publish time, or null when unknown
+ * @param attributes Pub/Sub message attributes, never null
+ * @param failedAt when the pipeline gave up on the event
+ * @param eventTable the output table the event was meant for
+ */
+@DefaultCoder(DeadLetterCoder.class)
+public record DeadLetter(
+    byte[] payload,
+    PayloadFormat payloadFormat,
+    Stage stage,
+    String errorMessage,
+    @Nullable String messageId,
+    @Nullable Instant publishTime,
+    Map<String, String> attributes,
+    Instant failedAt,
+    String eventTable) {
+
+  /** Long enough for a stack-less cause chain, short enough not to bloat the dead-letter table. */
+  static final int MAX_ERROR_CHARS = 4096;
+
+  public DeadLetter {
+    Objects.requireNonNull(payload, "payload");
+    Objects.requireNonNull(payloadFormat, "payloadFormat");
+    Objects.requireNonNull(stage, "stage");
+    Objects.requireNonNull(failedAt, "failedAt");
+    errorMessage = errorMessage == null ? "" : errorMessage;
+    attributes = attributes == null ? Map.of() : attributes;
+    eventTable = eventTable == null ? "" : eventTable;
+  }
+
+  /**
+   * Describes {@code error} for the error_message column: the class and message of the exception
+   * and of each cause, because the outermost message alone ("decode failed") rarely says why.
+   */
+  public static String describe(Throwable error) {
+    StringBuilder text = new StringBuilder();
+    Throwable current = error;
+    int depth = 0;
+    while (current != null && depth < 8) {
+      if (depth > 0) {
+        text.append("; caused by ");
+      }
+      text.append(current.getClass().getName());
+      if (current.getMessage() != null) {
+        text.append(": ").append(current.getMessage());
+      }
+      current = current.getCause() == current ? null : current.getCause();
+      depth++;
+    }
+    return truncate(text.toString());
+  }
+
+  static String truncate(String message) {
+    return message.length() <= MAX_ERROR_CHARS
+        ? message
+        : message.substring(0, MAX_ERROR_CHARS - 3) + "...";
+  }
+
+  // A record compares arrays by identity; dead letters are values (PAssert compares them).
+  @Override
+  public boolean equals(@Nullable Object other) {
+    if (this == other) {
+      return true;
+    }
+    if (!(other instanceof DeadLetter that)) {
+      return false;
+    }
+    return Arrays.equals(payload, that.payload)
+        && payloadFormat == that.payloadFormat
+        && stage == that.stage
+        && errorMessage.equals(that.errorMessage)
+        && Objects.equals(messageId, that.messageId)
+        && Objects.equals(publishTime, that.publishTime)
+        && attributes.equals(that.attributes)
+        && failedAt.equals(that.failedAt)
+        && eventTable.equals(that.eventTable);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        Arrays.hashCode(payload),
+        payloadFormat,
+        stage,
+        errorMessage,
+        messageId,
+        publishTime,
+        attributes,
+        failedAt,
+        eventTable);
+  }
+
+  @Override
+  public String toString() {
+    return "DeadLetter{stage="
+        + stage
+        + ", payloadFormat="
+        + payloadFormat
+        + ", payloadBytes="
+        + payload.length
+        + ", messageId="
+        + messageId
+        + ", publishTime="
+        + publishTime
+        + ", attributes="
+        + new TreeMap<>(attributes)
+        + ", failedAt="
+        + failedAt
+        + ", eventTable="
+        + eventTable
+        + ", error="
+        + errorMessage
+        + "}";
+  }
+}

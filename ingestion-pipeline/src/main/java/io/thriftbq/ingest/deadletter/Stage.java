@@ -1,0 +1,19 @@
+package io.thriftbq.ingest.deadletter;
+
+/** The pipeline step at which an event failed; stored in the dead-letter table's stage column. */
+public enum Stage {
+  /** The Pub/Sub message was marked as an envelope but could not be unpacked. */
+  UNPACK,
+  /** The payload is not a valid serialized event of the configured class and protocol. */
+  DECODE,
+  /** The user function threw, or returned something that is not the configured event class. */
+  TRANSFORM,
+  /** The decoded event could not be turned into a row of the output format. */
+  CONVERT,
+  /** BigQuery rejected the row. */
+  WRITE;
+
+  public String columnValue() {
+    return name();
+  }
+}

@@ -1,0 +1,187 @@
+package io.thriftbq.ingest.decode;
+
+import io.thriftbq.ingest.convert.ConverterConfig;
+import io.thriftbq.ingest.convert.EventConverter;
+import io.thriftbq.ingest.convert.EventConverters;
+import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.convert.ThriftDecodeException;
+import io.thriftbq.ingest.deadletter.DeadLetter;
+import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.udf.EventTransform;
+import io.thriftbq.ingest.udf.EventTransforms;
+import io.thriftbq.schema.ThriftStruct;
+import java.util.Map;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.thrift.TBase;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
+
+/**
+ * The hot path: one Pub/Sub message in, one row (or one dead letter, or nothing if the user
+ * function filters the event) out. The converter and the user function are built once per DoFn
+ * instance in {@link #setup()}; nothing is allocated per element beyond the row itself.
+ */
+final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
+  private final ConverterConfig converterConfig;
+  private final StorageFormat format;
+  private final @Nullable String udfClassName;
+  private final @Nullable String eventTimeAttribute;
+  private final String eventTable;
+  private final TupleTag<TimestampedValue<T>> rowsTag;
+  private final TupleTag<DeadLetter> deadLettersTag;
+
+  private final Counter decoded = IngestionMetrics.counter(IngestionMetrics.DECODED);
+  private final Counter filtered = IngestionMetrics.counter(IngestionMetrics.FILTERED);
+  private final Counter failedDecode = IngestionMetrics.failed(Stage.DECODE);
+  private final Counter failedTransform = IngestionMetrics.failed(Stage.TRANSFORM);
+  private final Counter failedConvert = IngestionMetrics.failed(Stage.CONVERT);
+
+  private transient EventConverter<T> converter;
+  private transient @Nullable EventTransform udf;
+  private transient Class<?> eventClass;
+
+  DecodeEventsFn(
+      ConverterConfig converterConfig,
+      StorageFormat format,
+      @Nullable String udfClassName,
+      @Nullable String eventTimeAttribute,
+      String eventTable,
+      TupleTag<TimestampedValue<T>> rowsTag,
+      TupleTag<DeadLetter> deadLettersTag) {
+    this.converterConfig = converterConfig;
+    this.format = format;
+    this.udfClassName = udfClassName;
+    this.eventTimeAttribute = eventTimeAttribute;
+    this.eventTable = eventTable;
+    this.rowsTag = rowsTag;
+    this.deadLettersTag = deadLettersTag;
+  }
+
+  @Setup
+  public void setup() {
+    converter = EventConverters.create(converterConfig, format);
+    eventClass = ThriftStruct.loadStructClass(converterConfig.thriftClassName());
+    // Loaded here too (validated at launch as well): a class that vanished from a worker's
+    // classpath must fail the bundle loudly, never fall back to "no function".
+    udf = udfClassName == null ? null : EventTransforms.load(udfClassName);
+  }
+
+  @ProcessElement
+  public void process(
+      @Element PubsubMessage message, @Timestamp Instant timestamp, MultiOutputReceiver out) {
+    byte[] payload = message.getPayload();
+    Map<String, String> attributes = message.getAttributeMap();
+    // Pub/Sub sources stamp elements with the publish time; a test source may leave them at the
+    // minimum, which means "unknown".
+    long publishTimeMillis =
+        timestamp.isAfter(BoundedWindow.TIMESTAMP_MIN_VALUE)
+            ? timestamp.getMillis()
+            : EventMetadata.UNKNOWN_TIME;
+    EventMetadata metadata =
+        new EventMetadata(message.getMessageId(), publishTimeMillis, attributes);
+
+    T row;
+    if (udf == null) {
+      try {
+        row = converter.fromBytes(payload, metadata);
+      } catch (ThriftDecodeException e) {
+        failedDecode.inc();
+        deadLetter(out, message, metadata, Stage.DECODE, e);
+        return;
+      } catch (RuntimeException e) {
+        failedConvert.inc();
+        deadLetter(out, message, metadata, Stage.CONVERT, e);
+        return;
+      }
+    } else {
+      TBase<?, ?> event;
+      try {
+        event = converter.decode(payload);
+      } catch (ThriftDecodeException | RuntimeException e) {
+        failedDecode.inc();
+        deadLetter(out, message, metadata, Stage.DECODE, e);
+        return;
+      }
+      TBase<?, ?> transformed;
+      try {
+        transformed = udf.apply(event);
+      } catch (Exception e) {
+        failedTransform.inc();
+        deadLetter(out, message, metadata, Stage.TRANSFORM, e);
+        return;
+      }
+      if (transformed == null) {
+        filtered.inc();
+        return;
+      }
+      if (!eventClass.isInstance(transformed)) {
+        failedTransform.inc();
+        deadLetter(
+            out,
+            message,
+            metadata,
+            Stage.TRANSFORM,
+            new IllegalStateException(
+                "user function "
+                    + udfClassName
+                    + " returned a "
+                    + transformed.getClass().getName()
+                    + ", expected a "
+                    + eventClass.getName()));
+        return;
+      }
+      try {
+        row = converter.fromEvent(transformed, metadata);
+      } catch (RuntimeException e) {
+        failedConvert.inc();
+        deadLetter(out, message, metadata, Stage.CONVERT, e);
+        return;
+      }
+    }
+    decoded.inc();
+    out.get(rowsTag).output(TimestampedValue.of(row, eventCreationTime(attributes, timestamp)));
+  }
+
+  /** The event-time attribute if present and numeric, else the publish time. */
+  private Instant eventCreationTime(@Nullable Map<String, String> attributes, Instant publishTime) {
+    if (eventTimeAttribute != null && attributes != null) {
+      String value = attributes.get(eventTimeAttribute);
+      if (value != null) {
+        try {
+          return new Instant(Long.parseLong(value.trim()));
+        } catch (NumberFormatException ignored) {
+          // A malformed attribute only costs the latency sample its precision.
+        }
+      }
+    }
+    return publishTime;
+  }
+
+  private void deadLetter(
+      MultiOutputReceiver out,
+      PubsubMessage message,
+      EventMetadata metadata,
+      Stage stage,
+      Throwable error) {
+    out.get(deadLettersTag)
+        .output(
+            new DeadLetter(
+                message.getPayload(),
+                PayloadFormat.THRIFT,
+                stage,
+                DeadLetter.describe(error),
+                message.getMessageId(),
+                metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
+                metadata.attributes(),
+                Instant.now(),
+                eventTable));
+  }
+}

@@ -1,0 +1,176 @@
+package io.thriftbq.ingest.options;
+
+import io.thriftbq.codec.ThriftProtocol;
+import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.StreamingOptions;
+import org.apache.beam.sdk.options.Validation;
+
+/**
+ * Options of the ingestion pipeline.
+ *
+ * <p>Beam's own BigQuery tuning options are inherited from {@link BigQueryOptions} and take effect
+ * unchanged: {@code --numStreamingKeys}, {@code --storageWriteApiTriggeringFrequencySec}, {@code
+ * --numStorageWriteApiStreams}, {@code --useStorageApiConnectionPool}. All combinations are checked
+ * at launch by {@link IngestionOptionsValidator}.
+ */
+public interface IngestionOptions
+    extends GcpOptions, StreamingOptions, BigQueryOptions, PubsubOptions {
+
+  @Description(
+      "Pub/Sub subscription to read from, as projects/PROJECT/subscriptions/NAME. Set exactly one"
+          + " of --subscription and --inputTopic.")
+  String getSubscription();
+
+  void setSubscription(String value);
+
+  @Description(
+      "Pub/Sub topic to read from, as projects/PROJECT/topics/NAME; the runner creates a temporary"
+          + " subscription, which is deleted when the job ends, so prefer --subscription in"
+          + " production. Set exactly one of --subscription and --inputTopic.")
+  String getInputTopic();
+
+  void setInputTopic(String value);
+
+  @Description(
+      "Fully qualified name of the Thrift-generated Java class of the event struct, for example"
+          + " io.thriftbq.sample.Event. It must be on the classpath and implement TBase.")
+  @Default.String("io.thriftbq.sample.Event")
+  String getThriftClassName();
+
+  void setThriftClassName(String value);
+
+  @Description("Thrift protocol the events are serialized with: BINARY or COMPACT.")
+  @Default.Enum("BINARY")
+  ThriftProtocol getThriftProtocol();
+
+  void setThriftProtocol(ThriftProtocol value);
+
+  @Description(
+      "Largest string or binary field, in bytes, that the decoder accepts; a larger declared length"
+          + " is a dead letter rather than an allocation.")
+  @Default.Integer(10 * 1024 * 1024)
+  Integer getMaxThriftStringBytes();
+
+  void setMaxThriftStringBytes(Integer value);
+
+  @Description(
+      "Largest list, set or map, in elements, that the decoder accepts; a larger declared size is a"
+          + " dead letter rather than an allocation.")
+  @Default.Integer(1_000_000)
+  Integer getMaxThriftContainerElements();
+
+  void setMaxThriftContainerElements(Integer value);
+
+  @Description(
+      "Format the rows are handed to BigQueryIO in: TABLE_ROW, BEAM_ROW or AVRO_GENERIC_RECORD."
+          + " All three produce the same rows; they differ in cost (see the tuning guide).")
+  @Default.Enum("AVRO_GENERIC_RECORD")
+  StorageFormat getFormatToStore();
+
+  void setFormatToStore(StorageFormat value);
+
+  @Description(
+      "BigQuery write method: STREAMING_INSERTS, STORAGE_WRITE_API (exactly-once) or"
+          + " STORAGE_API_AT_LEAST_ONCE.")
+  @Default.Enum("STORAGE_API_AT_LEAST_ONCE")
+  WriteMethod getBigQueryWriteMethod();
+
+  void setBigQueryWriteMethod(WriteMethod value);
+
+  @Description("BigQuery table to write events to, as PROJECT:DATASET.TABLE or DATASET.TABLE.")
+  @Validation.Required
+  String getOutputTable();
+
+  void setOutputTable(String value);
+
+  @Description(
+      "BigQuery table for dead letters (events that could not be decoded, transformed, converted"
+          + " or written). Defaults to the output table's name with the suffix _dead_letter.")
+  String getDeadLetterTable();
+
+  void setDeadLetterTable(String value);
+
+  @Description(
+      "Let the runner choose the number of write shards (BigQueryIO withAutoSharding()). Applies"
+          + " to STREAMING_INSERTS and STORAGE_WRITE_API on unbounded input.")
+  @Default.Boolean(false)
+  Boolean getEnableBigQueryAutoshard();
+
+  void setEnableBigQueryAutoshard(Boolean value);
+
+  @Description(
+      "Create the output and dead-letter tables from the schema derived from the Thrift class if"
+          + " they do not exist. When false, both tables must already exist.")
+  @Default.Boolean(true)
+  Boolean getCreateTable();
+
+  void setCreateTable(Boolean value);
+
+  @Description(
+      "Time-partition a created output table: DAY, HOUR, MONTH or YEAR. Empty means no"
+          + " partitioning.")
+  String getPartitionType();
+
+  void setPartitionType(String value);
+
+  @Description(
+      "Column to partition a created output table by (a top-level TIMESTAMP column such as"
+          + " _publish_time). Empty partitions by ingestion time when --partitionType is set.")
+  String getPartitionField();
+
+  void setPartitionField(String value);
+
+  @Description(
+      "Comma-separated top-level columns (at most 4) to cluster a created output table by.")
+  String getClusteringFields();
+
+  void setClusteringFields(String value);
+
+  @Description(
+      "Fully qualified name of a class implementing io.thriftbq.ingest.udf.EventTransform, applied"
+          + " to every decoded event before conversion. A class that cannot be loaded fails the"
+          + " launch.")
+  String getUdfClassName();
+
+  void setUdfClassName(String value);
+
+  @Description("Add the Pub/Sub message id as the STRING column _message_id.")
+  @Default.Boolean(false)
+  Boolean getIncludePubsubMessageId();
+
+  void setIncludePubsubMessageId(Boolean value);
+
+  @Description("Add the Pub/Sub publish time as the TIMESTAMP column _publish_time.")
+  @Default.Boolean(false)
+  Boolean getIncludePublishTime();
+
+  void setIncludePublishTime(Boolean value);
+
+  @Description(
+      "Add the Pub/Sub message attributes as the column _attributes (REPEATED RECORD of key,"
+          + " value).")
+  @Default.Boolean(false)
+  Boolean getIncludeAttributes();
+
+  void setIncludeAttributes(Boolean value);
+
+  @Description(
+      "Message attribute that holds the event-creation time in epoch milliseconds, used for the"
+          + " end-to-end latency metric. Messages without it fall back to the publish time.")
+  @Default.String("event_time_ms")
+  String getEventTimeAttribute();
+
+  void setEventTimeAttribute(String value);
+
+  @Description(
+      "Endpoint host:port of a plaintext Storage Write API emulator. Local mode only: never set it"
+          + " for a cloud run. When set, the pipeline writes through a plaintext gRPC channel"
+          + " without credentials.")
+  String getStorageWriteApiEmulatorHost();
+
+  void setStorageWriteApiEmulatorHost(String value);
+}

@@ -1,0 +1,53 @@
+package io.thriftbq.ingest.read;
+
+import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
+
+import io.thriftbq.ingest.options.IngestionOptions;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Reads Pub/Sub messages with their attributes and message id, from a subscription or a topic.
+ * Elements are stamped with the publish time, which later steps use as the publish-time metadata.
+ */
+public final class PubsubEventSource extends PTransform<PBegin, PCollection<PubsubMessage>> {
+  private final @Nullable String subscription;
+  private final @Nullable String topic;
+
+  private PubsubEventSource(@Nullable String subscription, @Nullable String topic) {
+    this.subscription = subscription;
+    this.topic = topic;
+  }
+
+  public static PubsubEventSource fromSubscription(String subscription) {
+    return new PubsubEventSource(subscription, null);
+  }
+
+  public static PubsubEventSource fromTopic(String topic) {
+    return new PubsubEventSource(null, topic);
+  }
+
+  /** The subscription or topic named in {@code options} (exactly one must be set). */
+  public static PubsubEventSource from(IngestionOptions options) {
+    return isSet(options.getSubscription())
+        ? fromSubscription(options.getSubscription())
+        : fromTopic(options.getInputTopic());
+  }
+
+  @Override
+  public PCollection<PubsubMessage> expand(PBegin begin) {
+    checkArgument(
+        isSet(subscription) != isSet(topic), "Set exactly one of a subscription and a topic");
+    PubsubIO.Read<PubsubMessage> read = PubsubIO.readMessagesWithAttributesAndMessageId();
+    read = isSet(subscription) ? read.fromSubscription(subscription) : read.fromTopic(topic);
+    return begin.apply(isSet(subscription) ? "ReadSubscription" : "ReadTopic", read);
+  }
+
+  private static boolean isSet(@Nullable String value) {
+    return value != null && !value.isBlank();
+  }
+}

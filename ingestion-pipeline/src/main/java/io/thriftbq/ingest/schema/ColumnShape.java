@@ -1,0 +1,32 @@
+package io.thriftbq.ingest.schema;
+
+import io.thriftbq.schema.ThriftType;
+
+/**
+ * The rules that shape Thrift containers into BigQuery columns, shared by the schema derivation
+ * and every converter so that schema and rows cannot drift apart.
+ *
+ * <ul>
+ *   <li>list and set become a REPEATED column of the element;
+ *   <li>map becomes a REPEATED RECORD of {@value #MAP_KEY} and {@value #MAP_VALUE};
+ *   <li>BigQuery has no array of arrays, so an element that is itself repeated (list, set or map)
+ *       is wrapped in a RECORD with one field, {@value #WRAPPED_VALUE}.
+ * </ul>
+ */
+public final class ColumnShape {
+  public static final String MAP_KEY = "key";
+  public static final String MAP_VALUE = "value";
+  public static final String WRAPPED_VALUE = "value";
+
+  private ColumnShape() {}
+
+  /** True if the type becomes a REPEATED column (list, set or map). */
+  public static boolean isRepeated(ThriftType type) {
+    return ThriftType.isRepeated(type) || type instanceof ThriftType.MapOf;
+  }
+
+  /** True if elements of this type need the one-field wrapper record inside a repeated column. */
+  public static boolean needsWrapper(ThriftType elementType) {
+    return isRepeated(elementType);
+  }
+}

@@ -1,0 +1,164 @@
+package io.thriftbq.ingest.schema;
+
+import com.google.api.services.bigquery.model.TableFieldSchema;
+import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.ingest.convert.MetadataColumns;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.schema.ThriftField;
+import io.thriftbq.schema.ThriftStruct;
+import io.thriftbq.schema.ThriftType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryUtils;
+import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
+import org.apache.beam.sdk.schemas.Schema;
+
+/**
+ * The one schema derivation: Thrift struct metadata → BigQuery {@link TableSchema}. The Beam and
+ * Avro schemas are derived from that table schema, so all three formats describe the same table.
+ * Derivation runs once per (class, metadata columns) and is cached.
+ *
+ * <p>Type mapping (also in the README): bool → BOOLEAN; i8, i16, i32, i64 → INTEGER (INT64);
+ * double → FLOAT (FLOAT64); string → STRING; binary → BYTES; enum → STRING (the value's IDL name);
+ * struct and union → RECORD; list and set → REPEATED; map → REPEATED RECORD(key, value); typedefs
+ * → their target type; required → REQUIRED, optional and default → NULLABLE; union members are
+ * always NULLABLE. See {@link ColumnShape} for nested containers.
+ */
+public final class EventSchemas {
+  private static final Map<Key, EventSchemas> CACHE = new ConcurrentHashMap<>();
+
+  private record Key(String className, MetadataColumns metadataColumns) {}
+
+  private final ThriftStruct struct;
+  private final MetadataColumns metadataColumns;
+  private final TableSchema tableSchema;
+  private final Schema beamSchema;
+  private final org.apache.avro.Schema avroSchema;
+
+  private EventSchemas(ThriftStruct struct, MetadataColumns metadataColumns) {
+    this.struct = struct;
+    this.metadataColumns = metadataColumns;
+    this.tableSchema = deriveTableSchema(struct, metadataColumns);
+    this.beamSchema = BigQueryUtils.fromTableSchema(tableSchema);
+    this.avroSchema = AvroSchemas.fromTableSchema(tableSchema);
+  }
+
+  /** Schemas for the named Thrift class; throws IllegalArgumentException if it is not a struct. */
+  public static EventSchemas of(String thriftClassName, MetadataColumns metadataColumns) {
+    return CACHE.computeIfAbsent(
+        new Key(thriftClassName, metadataColumns),
+        key -> new EventSchemas(ThriftStruct.forClassName(key.className()), key.metadataColumns()));
+  }
+
+  public ThriftStruct struct() {
+    return struct;
+  }
+
+  public MetadataColumns metadataColumns() {
+    return metadataColumns;
+  }
+
+  /** The BigQuery table schema. Treat as read-only: it is shared. */
+  public TableSchema tableSchema() {
+    return tableSchema;
+  }
+
+  public Schema beamSchema() {
+    return beamSchema;
+  }
+
+  public org.apache.avro.Schema avroSchema() {
+    return avroSchema;
+  }
+
+  /** The coder of the element type handed to BigQueryIO for {@code format}. */
+  public Coder<?> coderFor(StorageFormat format) {
+    return switch (format) {
+      case TABLE_ROW -> TableRowJsonCoder.of();
+      case BEAM_ROW -> RowCoder.of(beamSchema);
+      case AVRO_GENERIC_RECORD -> AvroCoder.of(avroSchema);
+    };
+  }
+
+  /** Names of the top-level columns, event fields first, then metadata columns. */
+  public List<String> topLevelColumnNames() {
+    List<String> names = new ArrayList<>();
+    for (TableFieldSchema field : tableSchema.getFields()) {
+      names.add(field.getName());
+    }
+    return names;
+  }
+
+  static TableSchema deriveTableSchema(ThriftStruct struct, MetadataColumns metadataColumns) {
+    List<TableFieldSchema> fields = new ArrayList<>(structColumns(struct));
+    if (metadataColumns.messageId()) {
+      fields.add(column(MetadataColumns.MESSAGE_ID, "STRING", "NULLABLE"));
+    }
+    if (metadataColumns.publishTime()) {
+      fields.add(column(MetadataColumns.PUBLISH_TIME, "TIMESTAMP", "NULLABLE"));
+    }
+    if (metadataColumns.attributes()) {
+      fields.add(
+          column(MetadataColumns.ATTRIBUTES, "RECORD", "REPEATED")
+              .setFields(
+                  List.of(
+                      column(MetadataColumns.ATTRIBUTE_KEY, "STRING", "REQUIRED"),
+                      column(MetadataColumns.ATTRIBUTE_VALUE, "STRING", "NULLABLE"))));
+    }
+    return new TableSchema().setFields(fields);
+  }
+
+  private static List<TableFieldSchema> structColumns(ThriftStruct struct) {
+    List<TableFieldSchema> columns = new ArrayList<>(struct.fields().size());
+    for (ThriftField field : struct.fields()) {
+      boolean required = field.isRequired() && !struct.isUnion();
+      columns.add(columnFor(field.name(), field.type(), required));
+    }
+    return columns;
+  }
+
+  private static TableFieldSchema columnFor(String name, ThriftType type, boolean required) {
+    if (type instanceof ThriftType.MapOf map) {
+      return column(name, "RECORD", "REPEATED")
+          .setFields(
+              List.of(
+                  columnFor(ColumnShape.MAP_KEY, map.key(), true),
+                  columnFor(ColumnShape.MAP_VALUE, map.value(), true)));
+    }
+    if (ThriftType.isRepeated(type)) {
+      ThriftType element = ThriftType.elementOf(type);
+      TableFieldSchema column =
+          ColumnShape.needsWrapper(element)
+              ? column(name, "RECORD", "REPEATED")
+                  .setFields(List.of(columnFor(ColumnShape.WRAPPED_VALUE, element, true)))
+              : columnFor(name, element, true);
+      return column.setMode("REPEATED");
+    }
+    String mode = required ? "REQUIRED" : "NULLABLE";
+    if (type instanceof ThriftType.StructRef ref) {
+      return column(name, "RECORD", mode).setFields(structColumns(ref.struct()));
+    }
+    if (type instanceof ThriftType.EnumRef) {
+      return column(name, "STRING", mode);
+    }
+    ThriftType.Primitive primitive = (ThriftType.Primitive) type;
+    String bigQueryType =
+        switch (primitive.kind()) {
+          case BOOL -> "BOOLEAN";
+          case I8, I16, I32, I64 -> "INTEGER";
+          case DOUBLE -> "FLOAT";
+          case STRING -> "STRING";
+          case BINARY -> "BYTES";
+        };
+    return column(name, bigQueryType, mode);
+  }
+
+  private static TableFieldSchema column(String name, String type, String mode) {
+    return new TableFieldSchema().setName(name).setType(type).setMode(mode);
+  }
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Tuning step 1: STREAMING_INSERTS, TABLE_ROW, defaults (50 streaming keys).
+# The settings live in scripts/lib/common.sh (step_settings 1, dataflow_common_args); run with
+# --help for them, --dry-run to print the exact commands, --local to run on the local stack.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/common.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/common.sh"
+launch_step 1 "$@"

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Launch a tuning step from the flex templates (built by flex-template-build.sh) instead of from
+# the local jars. Same step settings and same common Dataflow settings as the numbered scripts.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/common.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/common.sh"
+
+usage() {
+  cat <<EOF2
+Usage: $(basename "$0") --project PROJECT --step N [options]
+
+Runs the flex templates <templates_location>/ingestion.json and datagen.json with the settings
+of tuning step N (see scripts/lib/common.sh step_settings) and the common Dataflow settings
+(dataflow_common_args), translated to gcloud flags.
+
+Options:
+  --project ID               Google Cloud project (default: \$GOOGLE_CLOUD_PROJECT). Required.
+  --region REGION            Dataflow region (default: us-central1).
+  --prefix PREFIX            Prefix of the job names (default: thriftbq).
+  --step N                   Tuning step, 1 to 7. Required.
+  --pipeline NAME            ingestion, datagen or both (default: both).
+  --max-workers N            Max workers of the ingestion job (default: 100).
+  --generator-max-workers N  Max workers of the generator job (default: 40).
+  --generator-rate N         Events per second of the generator (default: 1000000).
+  --parameter NAME=VALUE     Extra ingestion template parameter (repeatable).
+  --dry-run                  Print every command; call nothing.
+  -h, --help                 Show this help.
+EOF2
+}
+
+PROJECT="${GOOGLE_CLOUD_PROJECT:-}"
+REGION="us-central1"
+PREFIX="thriftbq"
+STEP=""
+PIPELINE="both"
+MAX_WORKERS=100
+GENERATOR_MAX_WORKERS=40
+GENERATOR_RATE=1000000
+EXTRA_PARAMS=()
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    --dry-run) DRY_RUN=1 ;;
+    --project=* | --region=* | --prefix=* | --step=* | --pipeline=* | --max-workers=* | \
+      --generator-max-workers=* | --generator-rate=* | --parameter=*)
+      set -- "${1%%=*}" "${1#*=}" "${@:2}"
+      continue
+      ;;
+    --project | --region | --prefix | --step | --pipeline | --max-workers | \
+      --generator-max-workers | --generator-rate | --parameter)
+      need_value "$@"
+      case "$1" in
+        --project) PROJECT="$2" ;;
+        --region) REGION="$2" ;;
+        --prefix) PREFIX="$2" ;;
+        --step) STEP="$2" ;;
+        --pipeline) PIPELINE="$2" ;;
+        --max-workers) MAX_WORKERS="$2" ;;
+        --generator-max-workers) GENERATOR_MAX_WORKERS="$2" ;;
+        --generator-rate) GENERATOR_RATE="$2" ;;
+        --parameter)
+          [[ "$2" =~ ^[A-Za-z][A-Za-z0-9]*=.+$ ]] || usage_error "--parameter must be NAME=VALUE, got '$2'."
+          EXTRA_PARAMS+=("--$2")
+          ;;
+      esac
+      shift
+      ;;
+    *) usage_error "unknown argument '$1'." ;;
+  esac
+  shift
+done
+
+validate_project "$PROJECT"
+validate_region "$REGION"
+validate_prefix "$PREFIX"
+[[ -n "$STEP" ]] || usage_error "--step is required (1 to 7)."
+validate_step "$STEP"
+validate_positive_int --max-workers "$MAX_WORKERS"
+validate_positive_int --generator-max-workers "$GENERATOR_MAX_WORKERS"
+validate_positive_int --generator-rate "$GENERATOR_RATE"
+case "$PIPELINE" in
+  ingestion | datagen | both) ;;
+  *) usage_error "--pipeline must be ingestion, datagen or both, got '$PIPELINE'." ;;
+esac
+((DRY_RUN)) || require_command gcloud terraform
+
+# flex_flags JOB_NAME MAX_WORKERS: dataflow_common_args translated to gcloud flags, so the common
+# settings stay defined in one place.
+flex_flags() {
+  dataflow_common_args "$1" "$2"
+  FLEX_FLAGS=()
+  local a
+  for a in "${DATAFLOW_ARGS[@]}"; do
+    case "$a" in
+      --project=* | --region=* | --subnetwork=*) FLEX_FLAGS+=("$a") ;;
+      --enableStreamingEngine | --enableStreamingEngine=true) FLEX_FLAGS+=(--enable-streaming-engine) ;;
+      --workerMachineType=*) FLEX_FLAGS+=(--worker-machine-type="${a#*=}") ;;
+      --maxNumWorkers=*) FLEX_FLAGS+=(--max-workers="${a#*=}") ;;
+      --usePublicIps=false) FLEX_FLAGS+=(--disable-public-ips) ;;
+      --serviceAccount=*) FLEX_FLAGS+=(--service-account-email="${a#*=}") ;;
+      --stagingLocation=*) FLEX_FLAGS+=(--staging-location="${a#*=}") ;;
+      --tempLocation=*) FLEX_FLAGS+=(--temp-location="${a#*=}") ;;
+      --autoscalingAlgorithm=*) FLEX_FLAGS+=(--additional-pipeline-options="autoscalingAlgorithm=${a#*=}") ;;
+      # The job name is the positional argument; the runner and streaming come from the template.
+      --runner=* | --jobName=* | --streaming=* | --gcpTempLocation=*) ;;
+      *) die "dataflow_common_args has '$a', which flex-template-run.sh cannot translate." ;;
+    esac
+  done
+}
+
+# join_params FLAG...: "--a=1 --b=2" as the value of gcloud's --parameters ("a=1,b=2"), with
+# gcloud's alternative delimiter when a value contains a comma.
+join_params() {
+  local out="" sep="," f
+  for f in "$@"; do
+    [[ "$f" == *,* ]] && sep="~"
+  done
+  for f in "$@"; do
+    out+="${f#--}$sep"
+  done
+  out="${out%"$sep"}"
+  [[ "$sep" == "~" ]] && out="^~^$out"
+  printf '%s' "$out"
+}
+
+step_settings "$STEP"
+log "Step $STEP from flex templates: $STEP_TITLE"
+templates="$(tf_output templates_location)"
+
+if [[ "$PIPELINE" != datagen ]]; then
+  job="$(ingest_job_name "$STEP")"
+  flex_flags "$job" "$MAX_WORKERS"
+  params="$(join_params \
+    --subscription="$(tf_output subscription_id)" \
+    --outputTable="$(tf_output event_table_spec)" \
+    --deadLetterTable="$(tf_output dead_letter_table_spec)" \
+    --thriftClassName="$EVENT_CLASS" \
+    --thriftProtocol="$THRIFT_PROTOCOL" \
+    "${STEP_ARGS[@]}" "${EXTRA_PARAMS[@]}")"
+  run gcloud dataflow flex-template run "$job" --template-file-gcs-location="$templates/ingestion.json" \
+    "${FLEX_FLAGS[@]}" --parameters="$params"
+fi
+
+if [[ "$PIPELINE" != ingestion ]]; then
+  job="$(datagen_job_name "$STEP")"
+  generator_step_args
+  flex_flags "$job" "$GENERATOR_MAX_WORKERS"
+  params="$(join_params --outputTopic="$(tf_output topic_id)" "${GENERATOR_ARGS[@]}")"
+  run gcloud dataflow flex-template run "$job" --template-file-gcs-location="$templates/datagen.json" \
+    "${FLEX_FLAGS[@]}" --parameters="$params"
+fi
+((DRY_RUN)) || log "Jobs submitted; see https://console.cloud.google.com/dataflow/jobs?project=$PROJECT"

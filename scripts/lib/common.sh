@@ -1,0 +1,595 @@
+#!/usr/bin/env bash
+# shellcheck shell=bash
+# Globals set here are read by the scripts that source this file:
+# shellcheck disable=SC2034
+#
+# Shared library of the deployment scripts: logging, argument parsing, validation, command
+# execution with dry run, Terraform outputs, and the ONE place where the settings common to every
+# Dataflow job and the settings of the seven tuning steps are defined.
+#
+# Source it; do not run it. Every command that touches the cloud, Terraform, Maven or Java goes
+# through `run` (or `run_in`/`run_capture`), so --dry-run prints it and calls nothing.
+#
+# Overridable from the environment (the bats tests use these):
+#   MVN                  Maven command (default: the repository's ./mvnw)
+#   THRIFTBQ_TF_DIR      Terraform root (default: terraform/)
+#   THRIFTBQ_RUN_LOCAL   local-mode entry point (default: scripts/run-local.sh)
+#   THRIFTBQ_POLL_SECONDS  seconds between job-state polls (default 15)
+#   THRIFTBQ_INGEST_JAR, THRIFTBQ_DATAGEN_JAR  bundled jars (default: the modules' target/)
+
+if [[ -n "${_THRIFTBQ_COMMON_LOADED:-}" ]]; then
+  return 0
+fi
+_THRIFTBQ_COMMON_LOADED=1
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+SCRIPTS_DIR="$REPO_ROOT/scripts"
+TF_DIR="${THRIFTBQ_TF_DIR:-$REPO_ROOT/terraform}"
+MVN="${MVN:-$REPO_ROOT/mvnw}"
+RUN_LOCAL="${THRIFTBQ_RUN_LOCAL:-$SCRIPTS_DIR/run-local.sh}"
+POLL_SECONDS="${THRIFTBQ_POLL_SECONDS:-15}"
+
+INGEST_JAR="${THRIFTBQ_INGEST_JAR:-$REPO_ROOT/ingestion-pipeline/target/ingestion-pipeline-bundled.jar}"
+INGEST_MAIN="io.thriftbq.ingest.IngestionPipeline"
+DATAGEN_JAR="${THRIFTBQ_DATAGEN_JAR:-$REPO_ROOT/datagen-pipeline/target/datagen-pipeline-bundled.jar}"
+DATAGEN_MAIN="io.thriftbq.datagen.DatagenPipeline"
+
+# The event struct of the study; the generator and the ingestion pipeline must agree on it.
+EVENT_CLASS="io.thriftbq.sample.Event"
+THRIFT_PROTOCOL="BINARY"
+
+DRY_RUN=0
+
+# ---------------------------------------------------------------------------------------------
+# Logging
+
+log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+warn() { printf '[%s] WARNING: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+# die MESSAGE [EXIT_CODE]: print an error and exit (2 for usage errors, 1 otherwise).
+die() {
+  printf 'ERROR: %s\n' "$1" >&2
+  exit "${2:-1}"
+}
+usage_error() {
+  printf 'ERROR: %s\n' "$1" >&2
+  printf "Run '%s --help' for usage.\n" "$(basename "$0")" >&2
+  exit 2
+}
+
+# ---------------------------------------------------------------------------------------------
+# Command execution
+
+# quote_word WORD: shell-quote WORD for display, keeping $(...) placeholders that dry runs put in
+# for values only a real run can know (Terraform outputs) so the printed line can be pasted.
+quote_word() {
+  local w="$1"
+  # shellcheck disable=SC2016,SC1003 # a literal $( and a literal backslash on purpose
+  if [[ "$w" =~ ^[A-Za-z0-9_./:=,@%+^~-]+$ ]]; then
+    printf '%s' "$w"
+  elif [[ "$w" == *'$('* && "$w" != *'"'* && "$w" != *'\'* ]]; then
+    printf '"%s"' "$w"
+  else
+    printf "'%s'" "${w//\'/\'\\\'\'}"
+  fi
+}
+
+# format_cmd CMD...: the command as one line.
+format_cmd() {
+  local out="" w
+  for w in "$@"; do
+    out+="$(quote_word "$w") "
+  done
+  printf '%s' "${out% }"
+}
+
+# run CMD...: print the command; execute it unless this is a dry run.
+run() {
+  if ((DRY_RUN)); then
+    printf '%s\n' "$(format_cmd "$@")"
+    return 0
+  fi
+  printf '+ %s\n' "$(format_cmd "$@")" >&2
+  "$@"
+}
+
+# run_in DIR CMD...: like run, inside DIR (a subshell, so the caller's directory is unchanged).
+run_in() {
+  local dir="$1"
+  shift
+  if ((DRY_RUN)); then
+    printf '(cd %s && %s)\n' "$(quote_word "$dir")" "$(format_cmd "$@")"
+    return 0
+  fi
+  printf '+ (cd %s && %s)\n' "$(quote_word "$dir")" "$(format_cmd "$@")" >&2
+  (cd "$dir" && "$@")
+}
+
+# run_capture VAR CMD...: like run, and store the command's standard output in VAR (also shown on
+# stderr). In a dry run VAR gets an empty string.
+run_capture() {
+  local -n _rc_out="$1"
+  shift
+  _rc_out=""
+  if ((DRY_RUN)); then
+    printf '%s\n' "$(format_cmd "$@")"
+    return 0
+  fi
+  printf '+ %s\n' "$(format_cmd "$@")" >&2
+  local tmp status=0
+  tmp="$(mktemp)"
+  "$@" >"$tmp" 2>&1 || status=$?
+  cat "$tmp" >&2
+  _rc_out="$(cat "$tmp")"
+  rm -f "$tmp"
+  return "$status"
+}
+
+# query CMD...: a read-only query whose output the script needs (job lists, states). In a dry run
+# it is printed and returns nothing.
+query() {
+  if ((DRY_RUN)); then
+    printf '%s\n' "$(format_cmd "$@")"
+    return 0
+  fi
+  "$@"
+}
+
+require_command() {
+  local c
+  for c in "$@"; do
+    command -v "$c" >/dev/null 2>&1 || die "'$c' is not installed or not on PATH; see docs/DEPLOYMENT.md (Prerequisites)."
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+validate_project() {
+  [[ -n "${1:-}" ]] || usage_error "--project is required (or set GOOGLE_CLOUD_PROJECT)."
+  [[ "$1" =~ ^[a-z][a-z0-9-]{4,28}[a-z0-9]$ ]] ||
+    usage_error "--project '$1' is not a valid project id (6-30 lowercase letters, digits, hyphens; starts with a letter)."
+}
+
+validate_region() {
+  [[ -n "${1:-}" ]] || usage_error "--region is required."
+  [[ "$1" =~ ^[a-z]+-[a-z]+[0-9]+$ ]] || usage_error "--region '$1' is not a region such as us-central1."
+}
+
+# Same rule as terraform/variables.tf name_prefix.
+validate_prefix() {
+  [[ "${1:-}" =~ ^[a-z]([a-z0-9]|-[a-z0-9]){2,19}$ ]] ||
+    usage_error "--prefix '${1:-}' must be 3-20 lowercase letters, digits and single hyphens, starting with a letter."
+}
+
+# validate_positive_int OPTION VALUE
+validate_positive_int() {
+  [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 must be a positive integer, got '${2:-}'."
+}
+
+validate_step() {
+  [[ "${1:-}" =~ ^[1-7]$ ]] || usage_error "--step must be 1 to 7, got '${1:-}'."
+}
+
+validate_file() {
+  [[ -f "${2:-}" ]] || usage_error "$1 file '${2:-}' does not exist."
+}
+
+# need_value OPTION "$@": fail if the option has no value after it.
+need_value() {
+  [[ $# -ge 2 && -n "$2" && "$2" != --* ]] || usage_error "$1 needs a value."
+}
+
+# ---------------------------------------------------------------------------------------------
+# Terraform
+
+# tf_output NAME: print a Terraform output of the root configuration. In a dry run print the
+# command substitution that would produce it, so the printed commands stay exact.
+tf_output() {
+  if ((DRY_RUN)); then
+    # shellcheck disable=SC2016 # the placeholder is printed, not expanded
+    printf '$(terraform -chdir=%s output -raw %s)' "$TF_DIR" "$1"
+    return 0
+  fi
+  local value
+  value="$(terraform -chdir="$TF_DIR" output -raw "$1")" ||
+    die "Terraform output '$1' is missing: run terraform apply first (drop --skip-terraform)."
+  [[ -n "$value" ]] || die "Terraform output '$1' is empty."
+  printf '%s' "$value"
+}
+
+# tf_vars: the -var arguments every terraform call gets (project, region, prefix, tfvars file).
+tf_vars() {
+  TF_VAR_ARGS=(-var="project_id=$PROJECT" -var="region=$REGION" -var="name_prefix=$PREFIX")
+  if [[ -n "${TFVARS:-}" ]]; then
+    TF_VAR_ARGS+=(-var-file="$TFVARS")
+  fi
+}
+
+tf_apply() {
+  tf_vars
+  local approve=()
+  ((AUTO_APPROVE)) && approve=(-auto-approve)
+  run terraform -chdir="$TF_DIR" init -input=false
+  run terraform -chdir="$TF_DIR" apply -input=false "${approve[@]}" "${TF_VAR_ARGS[@]}"
+}
+
+tf_destroy() {
+  tf_vars
+  local approve=()
+  ((AUTO_APPROVE)) && approve=(-auto-approve)
+  run terraform -chdir="$TF_DIR" init -input=false
+  run terraform -chdir="$TF_DIR" destroy -input=false "${approve[@]}" "${TF_VAR_ARGS[@]}"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Build
+
+build_jars() {
+  run_in "$REPO_ROOT" "$MVN" -B -q -pl ingestion-pipeline,datagen-pipeline -am package -DskipTests
+}
+
+check_jars() {
+  ((DRY_RUN)) && return 0
+  [[ -f "$INGEST_JAR" ]] || die "$INGEST_JAR is missing: drop --skip-build or run ./mvnw -pl ingestion-pipeline,datagen-pipeline -am package -DskipTests."
+  [[ -f "$DATAGEN_JAR" ]] || die "$DATAGEN_JAR is missing: drop --skip-build or run ./mvnw -pl ingestion-pipeline,datagen-pipeline -am package -DskipTests."
+}
+
+# ---------------------------------------------------------------------------------------------
+# The seven tuning steps (SPEC "The seven tuning steps"). Each numbered script launches one.
+
+# step_settings N: set STEP_NAME, STEP_TITLE, STEP_LESSON and STEP_ARGS (ingestion flags).
+step_settings() {
+  case "$1" in
+    1)
+      STEP_NAME="streaming-inserts-tablerow"
+      STEP_TITLE="Streaming inserts, TableRow, defaults (50 streaming keys)"
+      STEP_LESSON="The write reshuffle on 50 keys cannot scale; the backlog grows."
+      # 50 is Beam's default for --numStreamingKeys; it is spelled out so the job shows it.
+      STEP_ARGS=(--bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=50)
+      ;;
+    2)
+      STEP_NAME="streaming-inserts-512-keys"
+      STEP_TITLE="Streaming inserts, TableRow, 512 streaming keys"
+      STEP_LESSON="Better, still far from 1M events/s."
+      STEP_ARGS=(--bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=512)
+      ;;
+    3)
+      STEP_NAME="streaming-inserts-autosharding"
+      STEP_TITLE="Streaming inserts, TableRow, 512 keys, auto-sharding"
+      STEP_LESSON="Reaches 1M events/s, but the write costs 13x the conversion."
+      STEP_ARGS=(--bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=512 --enableBigQueryAutoshard=true)
+      ;;
+    4)
+      STEP_NAME="storage-write-exactly-once-tablerow"
+      STEP_TITLE="Storage Write API (exactly-once), TableRow, triggering frequency 10 s, auto-sharding"
+      STEP_LESSON="About 40% fewer workers than streaming inserts."
+      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=TABLE_ROW --storageWriteApiTriggeringFrequencySec=10 --enableBigQueryAutoshard=true)
+      ;;
+    5)
+      STEP_NAME="storage-write-exactly-once-beamrow"
+      STEP_TITLE="Storage Write API (exactly-once), Beam Row, triggering frequency 1 s, auto-sharding"
+      STEP_LESSON="Beam Rows are smaller elements than TableRows."
+      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=BEAM_ROW --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true)
+      ;;
+    6)
+      STEP_NAME="storage-write-exactly-once-avro"
+      STEP_TITLE="Storage Write API (exactly-once), Avro GenericRecord, triggering frequency 1 s, auto-sharding"
+      STEP_LESSON="Conversion is about 20% of the write effort; the best exactly-once configuration."
+      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=AVRO_GENERIC_RECORD --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true)
+      ;;
+    7)
+      STEP_NAME="storage-write-at-least-once-avro"
+      STEP_TITLE="Storage Write API (at-least-once), Avro GenericRecord, connection pool"
+      STEP_LESSON="No write shuffle: the least resources and the lowest latency."
+      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=AVRO_GENERIC_RECORD --useStorageApiConnectionPool=true)
+      ;;
+    *) die "unknown step '$1'" ;;
+  esac
+}
+
+# The generator is the same in all seven steps: the same struct at 1M events/s, uncompressed,
+# one event per message, unbounded.
+generator_step_args() {
+  GENERATOR_ARGS=(
+    --className="$EVENT_CLASS"
+    --thriftProtocol="$THRIFT_PROTOCOL"
+    --generatorRatePerSec="$GENERATOR_RATE"
+    --maxRecordsPerBatch=1
+    --maxEvents=0
+  )
+}
+
+# Job names: <prefix>-ingest-step<N> and <prefix>-datagen-step<N>.
+ingest_job_name() { printf '%s-ingest-step%s' "$PREFIX" "$1"; }
+datagen_job_name() { printf '%s-datagen-step%s' "$PREFIX" "$1"; }
+
+# dataflow_common_args JOB_NAME MAX_WORKERS: the settings every Dataflow job of the template
+# shares (the ONE place they are defined): Streaming Engine, throughput-based autoscaling,
+# n2d-standard-4 workers without public IPs on the Terraform subnetwork, the worker service
+# account, staging and temp folders in the Terraform bucket.
+dataflow_common_args() {
+  local job_name="$1" max_workers="$2"
+  DATAFLOW_ARGS=(
+    --runner=DataflowRunner
+    --project="$PROJECT"
+    --region="$REGION"
+    --jobName="$job_name"
+    --streaming=true
+    --enableStreamingEngine
+    --autoscalingAlgorithm=THROUGHPUT_BASED
+    --workerMachineType=n2d-standard-4
+    --maxNumWorkers="$max_workers"
+    --usePublicIps=false
+    --subnetwork="$(tf_output subnetwork_self_link)"
+    --serviceAccount="$(tf_output worker_service_account_email)"
+    --stagingLocation="$(tf_output staging_location)"
+    --tempLocation="$(tf_output temp_location)"
+    --gcpTempLocation="$(tf_output temp_location)"
+  )
+}
+
+console_link() {
+  printf 'https://console.cloud.google.com/dataflow/jobs/%s/%s?project=%s' "$REGION" "$1" "$PROJECT"
+}
+
+# find_active_jobs: set ACTIVE_JOBS to the "ID NAME" lines of the active Dataflow jobs of this
+# prefix (<prefix>-ingest-stepN, <prefix>-datagen-stepN). A dry run prints the query and finds none.
+find_active_jobs() {
+  ACTIVE_JOBS=""
+  local list_cmd=(gcloud dataflow jobs list --project="$PROJECT" --region="$REGION" --status=active --format='value(id,name)')
+  if ((DRY_RUN)); then
+    query "${list_cmd[@]}"
+    return 0
+  fi
+  local out id name
+  out="$("${list_cmd[@]}")" || die "gcloud dataflow jobs list failed; check the project, the region and your credentials (gcloud auth login)."
+  while read -r id name; do
+    [[ -z "$id" ]] && continue
+    if [[ "$name" =~ ^${PREFIX}-(ingest|datagen)-step[1-7]$ ]]; then
+      ACTIVE_JOBS+="$id $name"$'\n'
+    fi
+  done <<<"$out"
+  return 0
+}
+
+# job_id_from_output TEXT JOB_NAME: the id DataflowRunner logs ("Submitted job: ID"), or else the
+# id of the active job with that name.
+job_id_from_output() {
+  local id
+  id="$(sed -n 's/.*Submitted job: *\([A-Za-z0-9_-]*\).*/\1/p' <<<"$1" | tail -n 1)"
+  if [[ -z "$id" ]]; then
+    id="$(gcloud dataflow jobs list --project="$PROJECT" --region="$REGION" --status=active \
+      --filter="name=$2" --format='value(id)' | head -n 1)" || true
+  fi
+  [[ -n "$id" ]] || die "could not find the id of job $2; see the output above."
+  printf '%s' "$id"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The numbered launch scripts
+
+launch_usage() {
+  local n="$1"
+  step_settings "$n"
+  cat <<EOF
+Usage: $(basename "$0") --project PROJECT [options] [-- INGESTION_FLAGS...]
+       $(basename "$0") --local [run-local.sh flags...]
+
+Tuning step $n: $STEP_TITLE.
+Lesson: $STEP_LESSON
+
+Provisions the infrastructure with Terraform, builds the bundled jars, starts the ingestion
+pipeline and the generator (1M events/s, one uncompressed event per message) on Dataflow, and
+prints the job ids and console links.
+
+Ingestion settings of this step:
+  ${STEP_ARGS[*]}
+
+Options:
+  --project ID               Google Cloud project (default: \$GOOGLE_CLOUD_PROJECT). Required.
+  --region REGION            Dataflow region (default: us-central1).
+  --prefix PREFIX            Name prefix of the Terraform resources and jobs (default: thriftbq).
+  --max-workers N            Max workers of the ingestion job (default: 100).
+  --generator-max-workers N  Max workers of the generator job (default: 40).
+  --generator-rate N         Events per second of the generator (default: 1000000, the study's
+                             rate; lower it only for a cheap smoke test).
+  --generator-arg FLAG       Extra flag for the generator (repeatable), e.g. --generator-arg=--seed=7.
+  --tfvars FILE              Extra Terraform variables file.
+  --auto-approve             terraform apply without asking.
+  --skip-terraform           Use the existing infrastructure (still reads its outputs).
+  --skip-build               Use the existing bundled jars.
+  --no-generator             Start only the ingestion pipeline.
+  --dry-run                  Print every command (terraform, mvn, java, gcloud); call nothing.
+  --local                    Run this step on the local stack: exec scripts/run-local.sh --step $n
+                             with all other arguments passed through.
+  -h, --help                 Show this help.
+Unknown Beam-style flags (--someOption=value) and everything after -- go to the ingestion job.
+EOF
+}
+
+# parse_launch_args "$@": sets the globals of a launch.
+parse_launch_args() {
+  PROJECT="${GOOGLE_CLOUD_PROJECT:-}"
+  REGION="us-central1"
+  PREFIX="thriftbq"
+  MAX_WORKERS=100
+  GENERATOR_MAX_WORKERS=40
+  GENERATOR_RATE=1000000
+  GENERATOR_EXTRA=()
+  INGEST_EXTRA=()
+  TFVARS=""
+  AUTO_APPROVE=0
+  SKIP_TERRAFORM=0
+  SKIP_BUILD=0
+  NO_GENERATOR=0
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h | --help)
+        launch_usage "$STEP"
+        exit 0
+        ;;
+      --dry-run) DRY_RUN=1 ;;
+      --auto-approve) AUTO_APPROVE=1 ;;
+      --skip-terraform) SKIP_TERRAFORM=1 ;;
+      --skip-build) SKIP_BUILD=1 ;;
+      --no-generator) NO_GENERATOR=1 ;;
+      --project=* | --region=* | --prefix=* | --max-workers=* | --generator-max-workers=* | \
+        --generator-rate=* | --generator-arg=* | --tfvars=*)
+        set -- "${1%%=*}" "${1#*=}" "${@:2}"
+        continue
+        ;;
+      --project | --region | --prefix | --max-workers | --generator-max-workers | \
+        --generator-rate | --tfvars)
+        need_value "$@"
+        case "$1" in
+          --project) PROJECT="$2" ;;
+          --region) REGION="$2" ;;
+          --prefix) PREFIX="$2" ;;
+          --max-workers) MAX_WORKERS="$2" ;;
+          --generator-max-workers) GENERATOR_MAX_WORKERS="$2" ;;
+          --generator-rate) GENERATOR_RATE="$2" ;;
+          --tfvars) TFVARS="$2" ;;
+        esac
+        shift
+        ;;
+      --generator-arg)
+        [[ $# -ge 2 && -n "$2" ]] || usage_error "--generator-arg needs a value."
+        GENERATOR_EXTRA+=("$2")
+        shift
+        ;;
+      --)
+        shift
+        INGEST_EXTRA+=("$@")
+        break
+        ;;
+      --*)
+        local name="${1%%=*}"
+        name="${name#--}"
+        # Our own options are kebab-case; Beam's are camelCase. An unknown kebab-case option is
+        # a typo, not something to hand to the pipeline.
+        [[ "$name" == *-* || -z "$name" ]] && usage_error "unknown option '$1'."
+        INGEST_EXTRA+=("$1")
+        ;;
+      *) usage_error "unexpected argument '$1'." ;;
+    esac
+    shift
+  done
+  validate_project "$PROJECT"
+  validate_region "$REGION"
+  validate_prefix "$PREFIX"
+  validate_positive_int --max-workers "$MAX_WORKERS"
+  validate_positive_int --generator-max-workers "$GENERATOR_MAX_WORKERS"
+  validate_positive_int --generator-rate "$GENERATOR_RATE"
+  if [[ -n "$TFVARS" ]]; then
+    validate_file --tfvars "$TFVARS"
+    TFVARS="$(cd "$(dirname "$TFVARS")" && pwd)/$(basename "$TFVARS")"
+  fi
+  return 0
+}
+
+# launch_step N "$@": what every numbered script does.
+launch_step() {
+  STEP="$1"
+  shift
+  step_settings "$STEP"
+
+  # --local: hand the step to the local stack with every other argument.
+  local arg local_mode=0 dry=0 rest=()
+  for arg in "$@"; do
+    case "$arg" in
+      --local) local_mode=1 ;;
+      --dry-run) dry=1 ;;
+      -h | --help)
+        launch_usage "$STEP"
+        exit 0
+        ;;
+      *) rest+=("$arg") ;;
+    esac
+  done
+  if ((local_mode)); then
+    DRY_RUN=$dry
+    log "Step $STEP on the local stack: $STEP_TITLE"
+    if ((DRY_RUN)); then
+      run "$RUN_LOCAL" --step "$STEP" "${rest[@]}"
+      return 0
+    fi
+    [[ -x "$RUN_LOCAL" ]] || die "$RUN_LOCAL is missing or not executable."
+    exec "$RUN_LOCAL" --step "$STEP" "${rest[@]}"
+  fi
+
+  parse_launch_args "$@"
+  if ((!DRY_RUN)); then
+    require_command terraform gcloud java
+  fi
+  if ((GENERATOR_RATE != 1000000)); then
+    warn "--generator-rate=$GENERATOR_RATE differs from the study's 1000000 events/s."
+  fi
+
+  local ingest_job datagen_job
+  ingest_job="$(ingest_job_name "$STEP")"
+  datagen_job="$(datagen_job_name "$STEP")"
+  log "Step $STEP: $STEP_TITLE"
+  log "Lesson: $STEP_LESSON"
+  log "Project $PROJECT, region $REGION, prefix $PREFIX; jobs $ingest_job and $datagen_job."
+  ((DRY_RUN)) && log "Dry run: the commands are printed on stdout and nothing is called."
+
+  # 1. Infrastructure.
+  if ((SKIP_TERRAFORM)); then
+    log "Skipping terraform apply (--skip-terraform)."
+  else
+    tf_apply
+  fi
+
+  # 2. Jars.
+  if ((SKIP_BUILD)); then
+    log "Skipping the build (--skip-build)."
+  else
+    build_jars
+  fi
+  check_jars
+
+  # 3. One ingestion job per subscription: two would split the messages between them.
+  find_active_jobs
+  if [[ -n "$ACTIVE_JOBS" ]]; then
+    die "jobs of prefix '$PREFIX' are still running:
+${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --region $REGION --prefix $PREFIX"
+  fi
+
+  # 4. Ingestion pipeline.
+  dataflow_common_args "$ingest_job" "$MAX_WORKERS"
+  local ingest_cmd=(java -cp "$INGEST_JAR" "$INGEST_MAIN" "${DATAFLOW_ARGS[@]}"
+    --subscription="$(tf_output subscription_id)"
+    --outputTable="$(tf_output event_table_spec)"
+    --deadLetterTable="$(tf_output dead_letter_table_spec)"
+    --thriftClassName="$EVENT_CLASS"
+    --thriftProtocol="$THRIFT_PROTOCOL"
+    "${STEP_ARGS[@]}" "${INGEST_EXTRA[@]}")
+  local out ingest_id="" datagen_id=""
+  run_capture out "${ingest_cmd[@]}" || die "the ingestion job did not start; see the output above."
+  ((DRY_RUN)) || ingest_id="$(job_id_from_output "$out" "$ingest_job")"
+
+  # 5. Generator.
+  if ((NO_GENERATOR)); then
+    log "Not starting the generator (--no-generator)."
+  else
+    generator_step_args
+    dataflow_common_args "$datagen_job" "$GENERATOR_MAX_WORKERS"
+    local datagen_cmd=(java -cp "$DATAGEN_JAR" "$DATAGEN_MAIN" "${DATAFLOW_ARGS[@]}"
+      --outputTopic="$(tf_output topic_id)"
+      "${GENERATOR_ARGS[@]}" "${GENERATOR_EXTRA[@]}")
+    run_capture out "${datagen_cmd[@]}" || die "the generator job did not start; see the output above (the ingestion job $ingest_id is running)."
+    ((DRY_RUN)) || datagen_id="$(job_id_from_output "$out" "$datagen_job")"
+  fi
+
+  if ((DRY_RUN)); then
+    log "Dry run finished; nothing was called."
+    return 0
+  fi
+  printf '\nStep %s is running.\n' "$STEP"
+  printf '  ingestion job %s: %s\n' "$ingest_id" "$(console_link "$ingest_id")"
+  if [[ -n "$datagen_id" ]]; then
+    printf '  generator job %s: %s\n' "$datagen_id" "$(console_link "$datagen_id")"
+  fi
+  printf 'Stop with: %s/stop-pipelines.sh --project %s --region %s --prefix %s\n' \
+    "$SCRIPTS_DIR" "$PROJECT" "$REGION" "$PREFIX"
+}

@@ -1,0 +1,112 @@
+# Root configuration: every cloud resource the seven launch scripts and the flex templates need.
+# Names come from one prefix; BigQuery ids allow underscores but not hyphens, GCS buckets,
+# service accounts, networks and Dataflow jobs allow hyphens, so the two forms are derived here
+# rather than reused.
+
+data "google_project" "this" {
+  project_id = var.project_id
+}
+
+locals {
+  name_hyphen     = var.name_prefix
+  name_underscore = replace(var.name_prefix, "-", "_")
+
+  labels = merge({ app = "thrift-pubsub-bigquery", managed-by = "terraform" }, var.labels)
+
+  event_table_schema_file       = coalesce(var.event_table_schema_file, "${path.module}/schemas/event_table.json")
+  dead_letter_table_schema_file = coalesce(var.dead_letter_table_schema_file, "${path.module}/schemas/dead_letter_table.json")
+
+  apis = [
+    "artifactregistry.googleapis.com",
+    "bigquery.googleapis.com",
+    "bigquerystorage.googleapis.com",
+    "cloudbuild.googleapis.com",
+    "compute.googleapis.com",
+    "dataflow.googleapis.com",
+    "iam.googleapis.com",
+    "pubsub.googleapis.com",
+    "storage.googleapis.com",
+  ]
+}
+
+resource "google_project_service" "apis" {
+  for_each = var.enable_apis ? toset(local.apis) : toset([])
+
+  project            = var.project_id
+  service            = each.value
+  disable_on_destroy = false
+}
+
+module "network" {
+  source = "./modules/network"
+
+  project_id  = var.project_id
+  region      = var.region
+  name        = local.name_hyphen
+  subnet_cidr = var.subnet_cidr
+
+  depends_on = [google_project_service.apis]
+}
+
+module "pubsub" {
+  source = "./modules/pubsub"
+
+  project_id                 = var.project_id
+  project_number             = data.google_project.this.number
+  name                       = local.name_hyphen
+  ack_deadline_seconds       = var.ack_deadline_seconds
+  message_retention_duration = var.message_retention_duration
+  max_delivery_attempts      = var.max_delivery_attempts
+  labels                     = local.labels
+
+  depends_on = [google_project_service.apis]
+}
+
+module "bigquery" {
+  source = "./modules/bigquery"
+
+  project_id               = var.project_id
+  location                 = var.bigquery_location
+  dataset_id               = local.name_underscore
+  event_table_id           = "events"
+  dead_letter_table_id     = "events_dead_letter"
+  event_table_schema       = file(local.event_table_schema_file)
+  dead_letter_table_schema = file(local.dead_letter_table_schema_file)
+  partition_type           = var.event_table_partition_type
+  partition_field          = var.event_table_partition_field
+  clustering_fields        = var.event_table_clustering_fields
+  deletion_protection      = var.table_deletion_protection
+  labels                   = local.labels
+
+  depends_on = [google_project_service.apis]
+}
+
+module "storage" {
+  source = "./modules/storage"
+
+  project_id             = var.project_id
+  region                 = var.region
+  bucket_name            = "${var.project_id}-${local.name_hyphen}-dataflow"
+  artifact_repository_id = "${local.name_hyphen}-templates"
+  object_age_days        = var.staging_object_age_days
+  force_destroy          = var.bucket_force_destroy
+  labels                 = local.labels
+
+  depends_on = [google_project_service.apis]
+}
+
+module "service_account" {
+  source = "./modules/service_account"
+
+  project_id             = var.project_id
+  account_id             = "${local.name_hyphen}-df-worker"
+  subscription_id        = module.pubsub.subscription_id
+  topic_id               = module.pubsub.topic_id
+  dataset_id             = module.bigquery.dataset_id
+  bucket_name            = module.storage.bucket_name
+  artifact_repository_id = module.storage.artifact_repository_id
+  artifact_location      = var.region
+  launcher_members       = var.launcher_members
+
+  depends_on = [google_project_service.apis]
+}

@@ -1,0 +1,48 @@
+# Dataset with the event table and the dead-letter table. The location defaults to the US
+# multi-region (see the root variable bigquery_location): the Storage Write API throughput quota
+# is about 3 GB/s per project in the US and EU multi-regions but only about 300 MB/s in a single
+# region, and the workload of the tuning study is about 1 GB/s.
+
+resource "google_bigquery_dataset" "this" {
+  project     = var.project_id
+  dataset_id  = var.dataset_id
+  location    = var.location
+  description = "Thrift events ingested from Pub/Sub by the thrift-pubsub-bigquery template."
+  labels      = var.labels
+
+  delete_contents_on_destroy = !var.deletion_protection
+}
+
+resource "google_bigquery_table" "events" {
+  project             = var.project_id
+  dataset_id          = google_bigquery_dataset.this.dataset_id
+  table_id            = var.event_table_id
+  description         = "Events, one row per Thrift struct, schema derived from the IDL by SchemaExporter."
+  schema              = var.event_table_schema
+  clustering          = length(var.clustering_fields) > 0 ? var.clustering_fields : null
+  deletion_protection = var.deletion_protection
+  labels              = var.labels
+
+  dynamic "time_partitioning" {
+    for_each = var.partition_type == null ? [] : [var.partition_type]
+    content {
+      type  = time_partitioning.value
+      field = var.partition_field
+    }
+  }
+}
+
+resource "google_bigquery_table" "dead_letter" {
+  project             = var.project_id
+  dataset_id          = google_bigquery_dataset.this.dataset_id
+  table_id            = var.dead_letter_table_id
+  description         = "Messages that could not be decoded, transformed, converted or written, with the stage and the error."
+  schema              = var.dead_letter_table_schema
+  deletion_protection = var.deletion_protection
+  labels              = var.labels
+
+  time_partitioning {
+    type  = "DAY"
+    field = "failed_at"
+  }
+}

@@ -1,0 +1,4 @@
+output "email" {
+  description = "Email of the worker service account."
+  value       = google_service_account.worker.email
+}

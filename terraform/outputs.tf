@@ -1,0 +1,72 @@
+# Outputs read by scripts/lib/common.sh (tf_output NAME). scripts/ci/hcl_consistency.py checks
+# that every name the scripts read is declared here.
+
+output "project_id" {
+  description = "Project that hosts the resources."
+  value       = var.project_id
+}
+
+output "region" {
+  description = "Region of the Dataflow workers."
+  value       = var.region
+}
+
+output "name_prefix" {
+  description = "Prefix the Dataflow job names are derived from."
+  value       = var.name_prefix
+}
+
+output "topic_id" {
+  description = "Topic the generator publishes to (projects/P/topics/T)."
+  value       = module.pubsub.topic_id
+}
+
+output "subscription_id" {
+  description = "Subscription the ingestion pipeline reads (projects/P/subscriptions/S)."
+  value       = module.pubsub.subscription_id
+}
+
+output "dead_letter_topic_id" {
+  description = "Topic that receives messages Pub/Sub could not deliver after max_delivery_attempts."
+  value       = module.pubsub.dead_letter_topic_id
+}
+
+output "event_table_spec" {
+  description = "Event table as PROJECT:DATASET.TABLE (--outputTable)."
+  value       = module.bigquery.event_table_spec
+}
+
+output "dead_letter_table_spec" {
+  description = "Dead-letter table as PROJECT:DATASET.TABLE (--deadLetterTable)."
+  value       = module.bigquery.dead_letter_table_spec
+}
+
+output "staging_location" {
+  description = "GCS folder for staged jars (--stagingLocation)."
+  value       = "gs://${module.storage.bucket_name}/staging"
+}
+
+output "temp_location" {
+  description = "GCS folder for temporary files (--tempLocation, --gcpTempLocation)."
+  value       = "gs://${module.storage.bucket_name}/temp"
+}
+
+output "templates_location" {
+  description = "GCS folder for flex template spec files."
+  value       = "gs://${module.storage.bucket_name}/templates"
+}
+
+output "artifact_repository_url" {
+  description = "Docker repository for the flex template images (REGION-docker.pkg.dev/PROJECT/REPO)."
+  value       = module.storage.artifact_repository_url
+}
+
+output "worker_service_account_email" {
+  description = "Service account the Dataflow workers run as (--serviceAccount)."
+  value       = module.service_account.email
+}
+
+output "subnetwork_self_link" {
+  description = "Subnetwork of the workers, with Private Google Access and Cloud NAT (--subnetwork)."
+  value       = module.network.subnetwork_self_link
+}

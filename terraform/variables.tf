@@ -1,0 +1,175 @@
+variable "project_id" {
+  description = "Google Cloud project that hosts every resource of the template."
+  type        = string
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{4,28}[a-z0-9]$", var.project_id))
+    error_message = "project_id must be a Google Cloud project id: 6-30 characters, lowercase letters, digits and hyphens, starting with a letter."
+  }
+}
+
+variable "region" {
+  description = "Region of the Dataflow workers, the subnetwork, the Cloud NAT and the staging bucket. Keep it inside the BigQuery location (for the default US multi-region: a us-* region such as us-central1)."
+  type        = string
+  default     = "us-central1"
+
+  validation {
+    condition     = can(regex("^[a-z]+-[a-z]+[0-9]+$", var.region))
+    error_message = "region must be a Compute Engine region such as us-central1 or europe-west4."
+  }
+}
+
+variable "name_prefix" {
+  description = "One prefix all names are derived from. Lowercase letters, digits and single hyphens; GCS, service-account, network and Dataflow job names use it as is, BigQuery ids use it with hyphens turned into underscores."
+  type        = string
+  default     = "thriftbq"
+
+  validation {
+    # 3-20 characters keeps the derived names inside every limit: the service account id
+    # "<prefix>-df-worker" (6-30 characters) and the bucket "<project>-<prefix>-dataflow"
+    # (at most 63 characters with a 30-character project id).
+    condition     = can(regex("^[a-z]([a-z0-9]|-[a-z0-9]){2,19}$", var.name_prefix))
+    error_message = "name_prefix must be 3-20 characters: lowercase letters, digits and single hyphens, starting with a letter and not ending with a hyphen."
+  }
+}
+
+variable "bigquery_location" {
+  description = "Location of the BigQuery dataset. Defaults to the US multi-region: the Storage Write API throughput quota is about 3 GB/s per project in the US and EU multi-regions but about 300 MB/s in a single region, and the workload is about 1 GB/s."
+  type        = string
+  default     = "US"
+
+  validation {
+    condition     = can(regex("^(US|EU|[a-z]+-[a-z]+[0-9]+)$", var.bigquery_location))
+    error_message = "bigquery_location must be US, EU or a single region such as us-central1."
+  }
+}
+
+variable "event_table_schema_file" {
+  description = "Path of the BigQuery JSON schema of the event table, written by the project's SchemaExporter (scripts/export-schema.sh). Null uses terraform/schemas/event_table.json, the schema of the sample io.thriftbq.sample.Event."
+  type        = string
+  default     = null
+}
+
+variable "dead_letter_table_schema_file" {
+  description = "Path of the BigQuery JSON schema of the dead-letter table. Null uses terraform/schemas/dead_letter_table.json."
+  type        = string
+  default     = null
+}
+
+variable "event_table_partition_type" {
+  description = "Time partitioning of the event table: DAY, HOUR, MONTH or YEAR; null for an unpartitioned table."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.event_table_partition_type == null || contains(["DAY", "HOUR", "MONTH", "YEAR"], coalesce(var.event_table_partition_type, "DAY"))
+    error_message = "event_table_partition_type must be DAY, HOUR, MONTH, YEAR or null."
+  }
+}
+
+variable "event_table_partition_field" {
+  description = "Top-level TIMESTAMP or DATE column to partition the event table by (for example _publish_time); null partitions by ingestion time when event_table_partition_type is set."
+  type        = string
+  default     = null
+}
+
+variable "event_table_clustering_fields" {
+  description = "Up to four top-level columns to cluster the event table by; empty for no clustering."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = length(var.event_table_clustering_fields) <= 4
+    error_message = "BigQuery clusters by at most four columns."
+  }
+}
+
+variable "table_deletion_protection" {
+  description = "Protect the BigQuery tables from terraform destroy. False by default because the template is a benchmark whose clean-up is terraform destroy; set true for data you keep."
+  type        = bool
+  default     = false
+}
+
+variable "ack_deadline_seconds" {
+  description = "Ack deadline of the ingestion subscription. Dataflow extends deadlines itself; this is the initial value."
+  type        = number
+  default     = 60
+
+  validation {
+    condition     = var.ack_deadline_seconds >= 10 && var.ack_deadline_seconds <= 600
+    error_message = "ack_deadline_seconds must be between 10 and 600."
+  }
+}
+
+variable "message_retention_duration" {
+  description = "How long the subscription keeps unacknowledged messages, in seconds with an s suffix (600s to 604800s). One day by default: at 1 GB/s a long backlog is costly."
+  type        = string
+  default     = "86400s"
+
+  validation {
+    condition     = can(regex("^[0-9]+s$", var.message_retention_duration)) && try(tonumber(trimsuffix(var.message_retention_duration, "s")) >= 600 && tonumber(trimsuffix(var.message_retention_duration, "s")) <= 604800, false)
+    error_message = "message_retention_duration must be between 600s and 604800s."
+  }
+}
+
+variable "max_delivery_attempts" {
+  description = "Deliveries of a message before Pub/Sub moves it to the dead-letter topic (5 to 100)."
+  type        = number
+  default     = 10
+
+  validation {
+    condition     = var.max_delivery_attempts >= 5 && var.max_delivery_attempts <= 100
+    error_message = "max_delivery_attempts must be between 5 and 100."
+  }
+}
+
+variable "staging_object_age_days" {
+  description = "Days after which the lifecycle rule deletes objects in the staging bucket (staged jars, temp files)."
+  type        = number
+  default     = 14
+
+  validation {
+    condition     = var.staging_object_age_days >= 1
+    error_message = "staging_object_age_days must be at least 1."
+  }
+}
+
+variable "bucket_force_destroy" {
+  description = "Let terraform destroy delete the staging bucket with its objects. True by default so that clean-up is one command."
+  type        = bool
+  default     = true
+}
+
+variable "subnet_cidr" {
+  description = "Primary IPv4 range of the worker subnetwork. A /20 leaves room for about 4,000 workers."
+  type        = string
+  default     = "10.128.0.0/20"
+
+  validation {
+    condition     = can(cidrhost(var.subnet_cidr, 0))
+    error_message = "subnet_cidr must be an IPv4 CIDR block such as 10.128.0.0/20."
+  }
+}
+
+variable "launcher_members" {
+  description = "IAM members (user:..., group:..., serviceAccount:...) who launch the jobs: they get roles/iam.serviceAccountUser on the worker service account only."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for m in var.launcher_members : can(regex("^(user|group|serviceAccount|domain):.+$", m))])
+    error_message = "launcher_members entries must look like user:alice@example.com, group:..., serviceAccount:... or domain:...."
+  }
+}
+
+variable "enable_apis" {
+  description = "Enable the APIs the template uses (Dataflow, Pub/Sub, BigQuery, BigQuery Storage, Compute, Storage, Artifact Registry, Cloud Build). Disabling them on destroy is never done."
+  type        = bool
+  default     = true
+}
+
+variable "labels" {
+  description = "Labels added to every resource that takes labels."
+  type        = map(string)
+  default     = {}
+}
