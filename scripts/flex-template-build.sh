@@ -10,7 +10,8 @@ usage() {
 Usage: $(basename "$0") --project PROJECT [options]
 
 Builds the bundled jars, builds each pipeline's launcher image from its Dockerfile
-(<module>/src/main/flex-template/Dockerfile) with Cloud Build, and writes the flex template spec
+(<module>/src/main/flex-template/Dockerfile) with Cloud Build from a context folder next to
+the jar that holds only the Dockerfile and the jar,, and writes the flex template spec
 (<templates_location>/<pipeline>.json) with the module's metadata.json. Needs the Terraform
 infrastructure (run a launch script or terraform apply first).
 
@@ -81,8 +82,8 @@ templates="$(tf_output templates_location)"
 for p in "${pipelines[@]}"; do
   module="$p-pipeline"
   src="$REPO_ROOT/$module/src/main/flex-template"
-  jar="$REPO_ROOT/$module/target/$module-bundled.jar"
-  context="$REPO_ROOT/$module/target/flex-template-context"
+  if [[ "$p" == ingestion ]]; then jar="$INGEST_JAR"; else jar="$DATAGEN_JAR"; fi
+  context="$(dirname "$jar")/flex-template-context-$p"
   image="$repository/$module:$TAG"
   spec="$templates/$p.json"
   log "Flex template of the $p pipeline: image $image, spec $spec."

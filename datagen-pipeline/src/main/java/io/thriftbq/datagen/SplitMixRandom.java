@@ -35,7 +35,9 @@ final class SplitMixRandom {
     return mix64(state);
   }
 
-  /** Uniform in [0, bound), bound > 0; multiply-shift, whose bias (< 2^-32) does not matter here. */
+  /**
+   * Uniform in [0, bound), bound > 0; multiply-shift, whose bias (< 2^-32) does not matter here.
+   */
   int nextInt(int bound) {
     return (int) (((nextLong() >>> 32) * bound) >>> 32);
   }

@@ -9,6 +9,7 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.udf.EventTransforms;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
@@ -78,7 +79,7 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
   }
 
   @Override
-  public void validate(@Nullable org.apache.beam.sdk.options.PipelineOptions options) {
+  public void validate(@Nullable PipelineOptions options) {
     if (udfClassName != null) {
       // Fail construction, not the first bundle on a worker, when the function cannot be loaded.
       EventTransforms.load(udfClassName);

@@ -3,7 +3,7 @@ package io.thriftbq.ingest.local;
 import com.google.api.core.ApiFuture;
 import com.google.api.gax.core.FixedExecutorProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
-import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
+import com.google.api.gax.grpc.ChannelPoolSettings;
 import com.google.api.gax.rpc.TransportChannelProvider;
 import com.google.cloud.bigquery.storage.v1.AppendRowsRequest;
 import com.google.cloud.bigquery.storage.v1.AppendRowsResponse;
@@ -28,13 +28,20 @@ import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Int64Value;
 import io.grpc.ManagedChannelBuilder;
 import io.thriftbq.ingest.options.IngestionOptions;
+import com.google.api.services.bigquery.model.TableRow;
 import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServicesImpl;
 import org.apache.beam.sdk.options.ExecutorOptions;
+import org.apache.beam.sdk.values.FailsafeValueInSingleWindow;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -47,6 +54,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * listening on 127.0.0.1 cannot accept; Beam offers no option to change that, so local mode swaps
  * in this class with {@code BigQueryIO.Write.withTestServices(...)}. Never use it against the
  * cloud: nothing it sends is encrypted or authenticated.
+ *
+ * <p>Every row it hands to the emulator also feeds {@link HandOffLatencyProbe}, which the local
+ * report reads for its latency percentiles.
  */
 public final class EmulatorBigQueryServices implements BigQueryServices {
   private static final long serialVersionUID = 1L;
@@ -103,7 +113,44 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
 
   @Override
   public DatasetService getDatasetService(BigQueryOptions options) {
-    return rest.getDatasetService(options);
+    return withLatencyProbe(rest.getDatasetService(options));
+  }
+
+  /**
+   * Wraps the REST dataset service so that streaming inserts feed {@link HandOffLatencyProbe}; a
+   * proxy rather than a hand-written delegate keeps up with methods Beam adds to the interface.
+   */
+  static DatasetService withLatencyProbe(DatasetService delegate) {
+    InvocationHandler handler =
+        (proxy, method, args) -> {
+          if ("insertAll".equals(method.getName()) && args != null && args.length > 1) {
+            recordInsertAll(args[1]);
+          }
+          try {
+            return method.invoke(delegate, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        };
+    return (DatasetService)
+        Proxy.newProxyInstance(
+            EmulatorBigQueryServices.class.getClassLoader(),
+            new Class<?>[] {DatasetService.class},
+            handler);
+  }
+
+  private static void recordInsertAll(Object rowList) {
+    if (!(rowList instanceof List)) {
+      return;
+    }
+    List<TableRow> rows = new ArrayList<>();
+    for (Object element : (List<?>) rowList) {
+      if (element instanceof FailsafeValueInSingleWindow
+          && ((FailsafeValueInSingleWindow<?, ?>) element).getValue() instanceof TableRow) {
+        rows.add((TableRow) ((FailsafeValueInSingleWindow<?, ?>) element).getValue());
+      }
+    }
+    EventTimeExtractor.recordTableRows(rows);
   }
 
   @Override
@@ -121,8 +168,7 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
         .setEndpoint(endpoint)
         .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
         // One connection is plenty for an emulator and keeps its thread count small.
-        .setChannelPoolSettings(
-            com.google.api.gax.grpc.ChannelPoolSettings.staticallySized(1))
+        .setChannelPoolSettings(ChannelPoolSettings.staticallySized(1))
         .build();
   }
 
@@ -208,7 +254,7 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
               .setMaxInflightBytes(options.getStorageWriteMaxInflightBytes())
               .setDefaultMissingValueInterpretation(missingValueInterpretation)
               .build();
-      return new PinnedAppendClient(writer);
+      return new PinnedAppendClient(writer, new EventTimeExtractor(descriptor));
     }
 
     @Override
@@ -255,15 +301,18 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
    */
   static final class PinnedAppendClient implements StreamAppendClient {
     private final StreamWriter writer;
+    private final EventTimeExtractor latencyProbe;
     private int pins;
     private boolean closed;
 
-    PinnedAppendClient(StreamWriter writer) {
+    PinnedAppendClient(StreamWriter writer, EventTimeExtractor latencyProbe) {
       this.writer = Objects.requireNonNull(writer);
+      this.latencyProbe = latencyProbe;
     }
 
     @Override
     public ApiFuture<AppendRowsResponse> appendRows(long offset, ProtoRows rows) throws Exception {
+      latencyProbe.recordAppend(rows);
       return writer.append(rows, offset);
     }
 

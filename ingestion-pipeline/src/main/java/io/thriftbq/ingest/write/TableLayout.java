@@ -4,7 +4,6 @@ import com.google.api.services.bigquery.model.Clustering;
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableSchema;
 import com.google.api.services.bigquery.model.TimePartitioning;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,8 +19,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param clustering null for an unclustered table
  */
 public record TableLayout(
-    @Nullable TimePartitioning timePartitioning, @Nullable Clustering clustering)
-    implements Serializable {
+    @Nullable TimePartitioning timePartitioning, @Nullable Clustering clustering) {
 
   public static final TableLayout NONE = new TableLayout(null, null);
 

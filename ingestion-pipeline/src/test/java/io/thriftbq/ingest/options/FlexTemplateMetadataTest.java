@@ -44,8 +44,8 @@ public class FlexTemplateMetadataTest {
           "useStorageApiConnectionPool");
 
   /**
-   * Options of {@link IngestionOptions} that are deliberately not template parameters: the
-   * emulator endpoint is for local mode only and must never reach a Dataflow job.
+   * Options of {@link IngestionOptions} that are deliberately not template parameters: the emulator
+   * endpoint is for local mode only and must never reach a Dataflow job.
    */
   private static final Set<String> EXCLUDED_OPTIONS = Set.of("storageWriteApiEmulatorHost");
 
@@ -57,7 +57,8 @@ public class FlexTemplateMetadataTest {
 
   @BeforeClass
   public static void load() throws Exception {
-    File file = new File(System.getProperty("basedir", "."), "src/main/flex-template/metadata.json");
+    File file =
+        new File(System.getProperty("basedir", "."), "src/main/flex-template/metadata.json");
     assertTrue("missing " + file.getAbsolutePath(), file.isFile());
     metadata = new ObjectMapper().readTree(file);
     parameters = new LinkedHashMap<>();
@@ -113,7 +114,8 @@ public class FlexTemplateMetadataTest {
     assertTrue("supportsAtLeastOnce", metadata.path("supportsAtLeastOnce").asBoolean(false));
     assertTrue("supportsExactlyOnce", metadata.path("supportsExactlyOnce").asBoolean(false));
     assertTrue(
-        "defaultStreamingMode", STREAMING_MODES.contains(metadata.path("defaultStreamingMode").asText()));
+        "defaultStreamingMode",
+        STREAMING_MODES.contains(metadata.path("defaultStreamingMode").asText()));
   }
 
   @Test
@@ -185,7 +187,7 @@ public class FlexTemplateMetadataTest {
       Class<?> type = e.getValue().getReturnType();
       if (type == Boolean.class || type == boolean.class) {
         assertEquals(e.getKey(), "BOOLEAN", paramType);
-      } else if (Number.class.isAssignableFrom(type) || type == int.class || type == long.class) {
+      } else if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
         assertEquals(e.getKey(), "NUMBER", paramType);
       } else if (!type.isEnum()) {
         assertTrue(

@@ -1,0 +1,138 @@
+package io.thriftbq.datagen;
+
+import io.thriftbq.codec.ThriftProtocol;
+import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.StreamingOptions;
+
+/**
+ * Options of the data generator. The names are part of the template's interface (flex-template
+ * metadata and launch scripts use them): rename nothing without updating those. Inherits {@code
+ * --pubsubRootUrl} (point it at the Pub/Sub emulator), {@code --project} and {@code --streaming}.
+ */
+public interface DatagenOptions extends GcpOptions, PubsubOptions, StreamingOptions {
+  String DEFAULT_CLASS_NAME = "io.thriftbq.sample.Event";
+  long DEFAULT_RATE = 1000;
+  long DEFAULT_SEED = 1;
+  double DEFAULT_OPTIONAL_FIELD_PROBABILITY = 0.85;
+  int DEFAULT_MIN_STRING_LENGTH = 4;
+  int DEFAULT_MAX_STRING_LENGTH = 32;
+  int DEFAULT_MAX_COLLECTION_SIZE = 5;
+  long DEFAULT_SKEW_CARDINALITY = 1000;
+  double DEFAULT_SKEW_EXPONENT = 1.0;
+
+  @Description(
+      "Fully qualified name of the Thrift-generated struct class to generate, for example"
+          + " io.thriftbq.sample.Event. The class must be on the pipeline's classpath.")
+  @Default.String(DEFAULT_CLASS_NAME)
+  String getClassName();
+
+  void setClassName(String value);
+
+  @Description("Pub/Sub topic to publish to, as projects/PROJECT/topics/TOPIC. Required.")
+  String getOutputTopic();
+
+  void setOutputTopic(String value);
+
+  @Description(
+      "Events per second to generate, summed over all workers (the rate is divided among the"
+          + " source's splits). 0 means as fast as the workers can go.")
+  @Default.Long(DEFAULT_RATE)
+  long getGeneratorRatePerSec();
+
+  void setGeneratorRatePerSec(long value);
+
+  @Description(
+      "Total number of events to generate, then stop. 0 means unbounded (run until drained).")
+  @Default.Long(0)
+  long getMaxEvents();
+
+  void setMaxEvents(long value);
+
+  @Description(
+      "Seed of the generator. Event number N is a pure function of (seed, N) and the value"
+          + " options, so the same seed and options publish the same events, however many workers"
+          + " run.")
+  @Default.Long(DEFAULT_SEED)
+  long getSeed();
+
+  void setSeed(long value);
+
+  @Description(
+      "If true, every optional field is set in every event (--optionalFieldProbability is"
+          + " ignored).")
+  @Default.Boolean(false)
+  boolean getCompleteObjects();
+
+  void setCompleteObjects(boolean value);
+
+  @Description(
+      "Probability (0 to 1) that each optional field is set, when --completeObjects is false."
+          + " Required fields are always set.")
+  @Default.Double(DEFAULT_OPTIONAL_FIELD_PROBABILITY)
+  double getOptionalFieldProbability();
+
+  void setOptionalFieldProbability(double value);
+
+  @Description("Shortest generated string and binary value, in bytes.")
+  @Default.Integer(DEFAULT_MIN_STRING_LENGTH)
+  int getMinStringLength();
+
+  void setMinStringLength(int value);
+
+  @Description("Longest generated string and binary value, in bytes (at most 1048576).")
+  @Default.Integer(DEFAULT_MAX_STRING_LENGTH)
+  int getMaxStringLength();
+
+  void setMaxStringLength(int value);
+
+  @Description(
+      "Largest list, set or map; sizes are uniform from 0 to this. Sets and maps may come out"
+          + " smaller because their elements and keys are distinct.")
+  @Default.Integer(DEFAULT_MAX_COLLECTION_SIZE)
+  int getMaxCollectionSize();
+
+  void setMaxCollectionSize(int value);
+
+  @Description(
+      "Comma-separated field paths whose values are skewed, for example"
+          + " user_id,session.device.model. A path names struct fields from the top-level struct;"
+          + " lists, sets and map values are transparent (products.sku). Each such field takes one"
+          + " of --skewCardinality values with Zipf-like frequencies, to study hot keys downstream.")
+  @Default.String("")
+  String getFieldsWithSkew();
+
+  void setFieldsWithSkew(String value);
+
+  @Description("Number of distinct values each field in --fieldsWithSkew takes.")
+  @Default.Long(DEFAULT_SKEW_CARDINALITY)
+  long getSkewCardinality();
+
+  void setSkewCardinality(long value);
+
+  @Description(
+      "Concentration of the skewed fields: value of rank k is drawn with probability"
+          + " proportional to 1/k^exponent. 0 is uniform, 1 is Zipf (with 1000 values the top one"
+          + " takes about 13%), 2 is very concentrated (the top one takes about 61%).")
+  @Default.Double(DEFAULT_SKEW_EXPONENT)
+  double getSkewExponent();
+
+  void setSkewExponent(double value);
+
+  @Description(
+      "Events per Pub/Sub message. 1 publishes each event as a plain message; more packs that"
+          + " many events into one zlib-compressed envelope (attribute thriftbq_envelope=deflate-v1)."
+          + " At most 10000.")
+  @Default.Integer(1)
+  int getMaxRecordsPerBatch();
+
+  void setMaxRecordsPerBatch(int value);
+
+  @Description("Thrift protocol to serialize events with: BINARY or COMPACT.")
+  @Default.Enum("BINARY")
+  ThriftProtocol getThriftProtocol();
+
+  void setThriftProtocol(ThriftProtocol value);
+}

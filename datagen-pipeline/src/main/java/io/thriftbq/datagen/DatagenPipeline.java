@@ -1,0 +1,160 @@
+package io.thriftbq.datagen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The data generator: random instances of a Thrift struct, published to Pub/Sub at a set rate. See
+ * docs/DATAGEN.md for how to run it and for its options.
+ */
+public final class DatagenPipeline {
+  private static final Logger LOG = LoggerFactory.getLogger(DatagenPipeline.class);
+
+  /**
+   * Largest message the generator publishes. Pub/Sub accepts 10 MB per message, and Beam's default
+   * JSON client sends data base64-encoded (4/3 larger) inside a 10 MB request.
+   */
+  public static final int MAX_MESSAGE_BYTES = 7_000_000;
+
+  /** Most events per envelope; also keeps a reader's per-message work bounded. */
+  public static final int MAX_RECORDS_PER_BATCH_LIMIT = 10_000;
+
+  private static final Pattern TOPIC = Pattern.compile("projects/[^/\\s]+/topics/[^/\\s]+");
+
+  private DatagenPipeline() {}
+
+  public static void main(String[] args) {
+    PipelineOptionsFactory.register(DatagenOptions.class);
+    DatagenOptions options =
+        PipelineOptionsFactory.fromArgs(args).withValidation().as(DatagenOptions.class);
+    buildPipeline(options).run();
+  }
+
+  /**
+   * Validates the options and builds the pipeline: generate, then {@code PubsubIO.writeMessages()}
+   * to {@code --outputTopic}. An unbounded run ({@code --maxEvents=0}) switches on streaming.
+   *
+   * @throws IllegalArgumentException listing every invalid option and what to change
+   */
+  public static Pipeline buildPipeline(DatagenOptions options) {
+    GeneratorConfig config = validate(options);
+    RatePlan plan =
+        RatePlan.of(
+            options.getGeneratorRatePerSec(),
+            options.getMaxRecordsPerBatch(),
+            options.getMaxEvents());
+    if (!plan.bounded()) {
+      options.setStreaming(true);
+    }
+    LOG.info(
+        "Generating {} to {}: {} events/s{}, {} event(s) per message, {}",
+        config.className(),
+        options.getOutputTopic(),
+        plan.throttled() ? plan.eventsPerSecond() : "unthrottled",
+        plan.bounded() ? ", " + plan.maxEvents() + " events in total" : ", until drained",
+        plan.batchSize(),
+        config);
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("GenerateMessages", new GenerateMessages(config, plan))
+        .apply("PublishToPubSub", PubsubIO.writeMessages().to(options.getOutputTopic()));
+    return pipeline;
+  }
+
+  /**
+   * Checks every option and returns the generator configuration.
+   *
+   * @throws IllegalArgumentException listing every problem found, each with what to change
+   */
+  public static GeneratorConfig validate(DatagenOptions options) {
+    List<String> problems = new ArrayList<>();
+    String topic = options.getOutputTopic();
+    if (topic == null || topic.isBlank()) {
+      problems.add("--outputTopic is required: set it to projects/PROJECT/topics/TOPIC");
+    } else if (!TOPIC.matcher(topic).matches()) {
+      problems.add(
+          "--outputTopic="
+              + topic
+              + " is not a topic path: use projects/PROJECT/topics/TOPIC (the full path, not the"
+              + " short name)");
+    } else {
+      try {
+        PubsubIO.PubsubTopic.fromPath(topic);
+      } catch (IllegalArgumentException e) {
+        problems.add(
+            "--outputTopic=" + topic + " is not a valid Pub/Sub topic (" + e.getMessage() + ")");
+      }
+    }
+    if (options.getGeneratorRatePerSec() < 0) {
+      problems.add(
+          "--generatorRatePerSec="
+              + options.getGeneratorRatePerSec()
+              + " is negative: use events per second, or 0 for as fast as possible");
+    }
+    if (options.getMaxEvents() < 0) {
+      problems.add(
+          "--maxEvents="
+              + options.getMaxEvents()
+              + " is negative: use a count, or 0 for unbounded");
+    }
+    int batch = options.getMaxRecordsPerBatch();
+    if (batch < 1 || batch > MAX_RECORDS_PER_BATCH_LIMIT) {
+      problems.add(
+          "--maxRecordsPerBatch="
+              + batch
+              + " is outside 1.."
+              + MAX_RECORDS_PER_BATCH_LIMIT
+              + ": use 1 for one event per message, more for compressed envelopes");
+    }
+    GeneratorConfig config = GeneratorConfig.fromOptions(options);
+    problems.addAll(config.problems());
+    if (problems.isEmpty()) {
+      // Building a generator checks the class and the skewed paths; sampling the first message
+      // catches a batch that cannot fit Pub/Sub before any worker starts.
+      try {
+        RandomEventGenerator generator = new RandomEventGenerator(config);
+        long size = firstMessageSize(generator, batch);
+        if (size > MAX_MESSAGE_BYTES) {
+          problems.add(
+              "The first message would be "
+                  + size
+                  + " bytes, above the "
+                  + MAX_MESSAGE_BYTES
+                  + "-byte limit for Pub/Sub: lower --maxRecordsPerBatch, --maxStringLength or"
+                  + " --maxCollectionSize");
+        }
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Invalid data generator options:\n  - " + String.join("\n  - ", problems));
+    }
+    return config;
+  }
+
+  private static long firstMessageSize(RandomEventGenerator generator, int batch) {
+    if (batch == 1) {
+      return generator.serializeToBuffer(0);
+    }
+    try (io.thriftbq.codec.EventEnvelope.Encoder encoder =
+        new io.thriftbq.codec.EventEnvelope.Encoder()) {
+      for (int i = 0; i < batch; i++) {
+        int length = generator.serializeToBuffer(i); // first: it may replace the buffer
+        encoder.add(generator.buffer(), 0, length);
+        if (encoder.uncompressedBytes() > 16 * MAX_MESSAGE_BYTES) {
+          // Even at 16:1 compression it would not fit; no need to compress it to know.
+          return encoder.uncompressedBytes() / 16;
+        }
+      }
+      return encoder.finish().length;
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package io.thriftbq.datagen;
+
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.codec.EventEnvelope;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.beam.sdk.io.GenerateSequence;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessageWithAttributesCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+
+/**
+ * Generates the generator's Pub/Sub messages, rate-limited, ready for {@code
+ * PubsubIO.writeMessages()}: one plain message per event, or one {@link EventEnvelope} per batch.
+ * Separate from the sink so tests can assert on the messages.
+ *
+ * <p><b>How the rate holds across workers.</b> The source is {@link GenerateSequence} with {@code
+ * withRate}, counting batch numbers. Its unbounded source splits into N sub-sources, split {@code
+ * i} emitting {@code i, i + N, i + 2N, ...}; each sub-source releases the next number only once
+ * {@code elapsed / period * batchesPerPeriod} has reached it, so each emits 1/N of the rate and the
+ * sum is the configured rate whatever N is (Dataflow picks N from the worker count at launch; more
+ * workers later do not add splits). With {@code --maxEvents} the source reads exactly {@code
+ * ceil(maxEvents / batchSize)} numbers and stops. The rate is a schedule counted from the moment
+ * each split starts reading, not a cap: if workers fall behind (too few cores for the rate), a
+ * split catches up by emitting as fast as it can until it is back on schedule.
+ */
+public final class GenerateMessages extends PTransform<PBegin, PCollection<PubsubMessage>> {
+  public static final String METRICS_NAMESPACE = "datagen";
+
+  private final GeneratorConfig config;
+  private final RatePlan plan;
+
+  public GenerateMessages(GeneratorConfig config, RatePlan plan) {
+    this.config = config;
+    this.plan = plan;
+  }
+
+  @Override
+  public PCollection<PubsubMessage> expand(PBegin input) {
+    GenerateSequence batches = GenerateSequence.from(0);
+    if (plan.bounded()) {
+      batches = batches.to(plan.numBatches());
+    }
+    if (plan.throttled()) {
+      batches = batches.withRate(plan.batchesPerPeriod(), plan.period());
+    }
+    return input
+        .apply("BatchNumbers", batches)
+        .apply("GenerateAndSerialize", ParDo.of(new GenerateFn(config, plan)))
+        .setCoder(PubsubMessageWithAttributesCoder.of());
+  }
+
+  /** Turns batch number b into a message with events b*batchSize... */
+  static final class GenerateFn extends DoFn<Long, PubsubMessage> {
+    private final GeneratorConfig config;
+    private final RatePlan plan;
+
+    private final Counter eventsGenerated = Metrics.counter(METRICS_NAMESPACE, "events_generated");
+    private final Counter eventBytes = Metrics.counter(METRICS_NAMESPACE, "event_bytes");
+    private final Counter messagesPublished =
+        Metrics.counter(METRICS_NAMESPACE, "messages_published");
+    private final Counter messageBytes = Metrics.counter(METRICS_NAMESPACE, "message_bytes");
+    private final Distribution serializationNanos =
+        Metrics.distribution(METRICS_NAMESPACE, "serialization_nanos");
+    private final Distribution eventSize =
+        Metrics.distribution(METRICS_NAMESPACE, "event_size_bytes");
+
+    private transient RandomEventGenerator generator;
+    private transient EventEnvelope.Encoder encoder;
+
+    GenerateFn(GeneratorConfig config, RatePlan plan) {
+      this.config = config;
+      this.plan = plan;
+    }
+
+    @Setup
+    public void setup() {
+      generator = new RandomEventGenerator(config);
+      if (plan.enveloped()) {
+        encoder = new EventEnvelope.Encoder();
+      }
+    }
+
+    @ProcessElement
+    public void processElement(@Element Long batch, OutputReceiver<PubsubMessage> out) {
+      int count = plan.eventsInBatch(batch);
+      if (count == 0) {
+        // The source reads exactly numBatches() numbers; anything else is a bug worth failing on.
+        throw new IllegalStateException(
+            "batch " + batch + " is past the end of the run (" + plan.numBatches() + " batches)");
+      }
+      long first = plan.firstSequence(batch);
+      long createdAtMs = System.currentTimeMillis();
+      byte[] payload;
+      Map<String, String> attributes;
+      if (!plan.enveloped()) {
+        int length = serializeOne(first); // first: it may replace the buffer
+        payload = Arrays.copyOf(generator.buffer(), length);
+        attributes = new HashMap<>(4);
+      } else {
+        for (int i = 0; i < count; i++) {
+          int length = serializeOne(first + i);
+          encoder.add(generator.buffer(), 0, length);
+        }
+        payload = encoder.finish();
+        attributes = EventEnvelope.envelopeAttributes(count);
+      }
+      if (payload.length > DatagenPipeline.MAX_MESSAGE_BYTES) {
+        throw new IllegalStateException(
+            "A message of "
+                + payload.length
+                + " bytes exceeds the "
+                + DatagenPipeline.MAX_MESSAGE_BYTES
+                + "-byte limit for Pub/Sub: lower --maxRecordsPerBatch, --maxStringLength or"
+                + " --maxCollectionSize");
+      }
+      attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
+      attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
+      messagesPublished.inc();
+      messageBytes.inc(payload.length);
+      out.output(new PubsubMessage(payload, attributes));
+    }
+
+    private int serializeOne(long sequence) {
+      long start = System.nanoTime();
+      int length = generator.serializeToBuffer(sequence);
+      serializationNanos.update(System.nanoTime() - start);
+      eventsGenerated.inc();
+      eventBytes.inc(length);
+      eventSize.update(length);
+      return length;
+    }
+
+    @Teardown
+    public void teardown() {
+      if (encoder != null) {
+        encoder.close();
+      }
+    }
+  }
+}

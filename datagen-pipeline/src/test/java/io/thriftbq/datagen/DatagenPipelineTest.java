@@ -1,0 +1,172 @@
+package io.thriftbq.datagen;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.thriftbq.codec.ThriftProtocol;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.runners.TransformHierarchy;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.JUnit4;
+
+@RunWith(JUnit4.class)
+public class DatagenPipelineTest {
+  private static final String TOPIC = "--outputTopic=projects/my-project/topics/events";
+  private static final String NOOP_CREDENTIALS =
+      "--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory";
+
+  @Test
+  public void everyDocumentedOptionNameParses() {
+    DatagenOptions options =
+        options(
+            "--className=io.thriftbq.testing.AllTypes",
+            TOPIC,
+            "--generatorRatePerSec=250",
+            "--maxEvents=1000",
+            "--seed=9",
+            "--completeObjects=true",
+            "--optionalFieldProbability=0.5",
+            "--minStringLength=2",
+            "--maxStringLength=8",
+            "--maxCollectionSize=3",
+            "--fieldsWithSkew=a_string,a_nested.inner.name",
+            "--skewCardinality=50",
+            "--skewExponent=1.5",
+            "--maxRecordsPerBatch=20",
+            "--thriftProtocol=COMPACT",
+            "--pubsubRootUrl=http://localhost:8085");
+    GeneratorConfig config = DatagenPipeline.validate(options);
+    assertEquals("io.thriftbq.testing.AllTypes", config.className());
+    assertEquals(9, config.seed());
+    assertTrue(config.completeObjects());
+    assertEquals(0.5, config.optionalFieldProbability(), 0);
+    assertEquals(2, config.minStringLength());
+    assertEquals(8, config.maxStringLength());
+    assertEquals(3, config.maxCollectionSize());
+    assertEquals(List.of("a_string", "a_nested.inner.name"), config.fieldsWithSkew());
+    assertEquals(50, config.skewCardinality());
+    assertEquals(1.5, config.skewExponent(), 0);
+    assertEquals(ThriftProtocol.COMPACT, config.protocol());
+    assertEquals(250, options.getGeneratorRatePerSec());
+    assertEquals(1000, options.getMaxEvents());
+    assertEquals(20, options.getMaxRecordsPerBatch());
+    assertEquals("http://localhost:8085", options.getPubsubRootUrl());
+  }
+
+  @Test
+  public void defaultsAreValidAndMatchTheBuilder() {
+    DatagenOptions options = options(TOPIC);
+    assertEquals(GeneratorConfig.builder().build(), DatagenPipeline.validate(options));
+    assertEquals(1, options.getMaxRecordsPerBatch());
+    assertEquals(0, options.getMaxEvents());
+    assertEquals(ThriftProtocol.BINARY, options.getThriftProtocol());
+  }
+
+  @Test
+  public void unboundedRunSwitchesOnStreamingAndBoundedDoesNot() {
+    DatagenOptions unbounded = options(TOPIC);
+    Pipeline pipeline = DatagenPipeline.buildPipeline(unbounded);
+    assertTrue(unbounded.isStreaming());
+    List<String> transforms = new ArrayList<>();
+    pipeline.traverseTopologically(
+        new Pipeline.PipelineVisitor.Defaults() {
+          @Override
+          public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
+            transforms.add(node.getFullName());
+            return CompositeBehavior.ENTER_TRANSFORM;
+          }
+        });
+    assertTrue(transforms.toString(), transforms.contains("GenerateMessages"));
+    assertTrue(transforms.toString(), transforms.contains("PublishToPubSub"));
+
+    DatagenOptions bounded = options(TOPIC, "--maxEvents=10");
+    DatagenPipeline.buildPipeline(bounded);
+    assertFalse(bounded.isStreaming());
+  }
+
+  @Test
+  public void missingOrMalformedTopicIsRejected() {
+    assertThat(problems(), containsString("--outputTopic is required"));
+    assertThat(problems("--outputTopic=events"), containsString("projects/PROJECT/topics/TOPIC"));
+    assertThat(
+        problems("--outputTopic=projects/p/subscriptions/s"), containsString("not a topic path"));
+    assertThat(
+        problems("--outputTopic=projects/p/topics/events"), containsString("not a valid Pub/Sub"));
+  }
+
+  @Test
+  public void everyProblemIsReportedAtOnce() {
+    String message =
+        problems(
+            "--generatorRatePerSec=-1",
+            "--maxEvents=-5",
+            "--maxRecordsPerBatch=0",
+            "--optionalFieldProbability=2",
+            "--minStringLength=9",
+            "--maxStringLength=3",
+            "--maxCollectionSize=-1",
+            "--skewCardinality=0",
+            "--skewExponent=-1");
+    assertThat(
+        message,
+        allOf(
+            containsString("--outputTopic"),
+            containsString("--generatorRatePerSec=-1"),
+            containsString("--maxEvents=-5"),
+            containsString("--maxRecordsPerBatch=0"),
+            containsString("--optionalFieldProbability=2.0"),
+            containsString("--maxStringLength=3 is below --minStringLength=9"),
+            containsString("--maxCollectionSize=-1"),
+            containsString("--skewCardinality=0"),
+            containsString("--skewExponent=-1.0")));
+  }
+
+  @Test
+  public void batchSizeAboveTheLimitIsRejected() {
+    assertThat(problems(TOPIC, "--maxRecordsPerBatch=10001"), containsString("outside 1..10000"));
+  }
+
+  @Test
+  public void unknownClassAndSkewPathAreRejected() {
+    assertThat(
+        problems(TOPIC, "--className=com.example.Nope"), containsString("not on the classpath"));
+    assertThat(
+        problems(TOPIC, "--fieldsWithSkew=user_id,session.nope"),
+        allOf(containsString("session.nope"), containsString("session.device.model")));
+  }
+
+  @Test
+  public void messagesThatCannotFitPubSubAreRejectedAtLaunch() {
+    assertThat(
+        problems(
+            TOPIC,
+            "--maxRecordsPerBatch=10000",
+            "--minStringLength=20000",
+            "--maxStringLength=20000",
+            "--completeObjects=true"),
+        containsString("lower --maxRecordsPerBatch"));
+  }
+
+  private static String problems(String... args) {
+    return assertThrows(
+            IllegalArgumentException.class, () -> DatagenPipeline.validate(options(args)))
+        .getMessage();
+  }
+
+  private static DatagenOptions options(String... args) {
+    List<String> all = new ArrayList<>(Arrays.asList(args));
+    all.add(NOOP_CREDENTIALS);
+    all.add("--project=my-project");
+    return PipelineOptionsFactory.fromArgs(all.toArray(new String[0])).as(DatagenOptions.class);
+  }
+}

@@ -1,0 +1,416 @@
+package io.thriftbq.ingest.write;
+
+import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
+
+import com.google.api.services.bigquery.model.TableRow;
+import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.ingest.convert.GenericRecordToTableRow;
+import io.thriftbq.ingest.convert.MetadataColumns;
+import io.thriftbq.ingest.deadletter.DeadLetter;
+import io.thriftbq.ingest.deadletter.DeadLetterCoder;
+import io.thriftbq.ingest.local.EmulatorBigQueryServices;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.WriteMethod;
+import io.thriftbq.ingest.schema.EventSchemas;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.CreateDisposition;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.WriteDisposition;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
+import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
+import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
+import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
+import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollection.IsBounded;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+
+/**
+ * Writes event rows to BigQuery and returns the rows BigQuery rejected as dead letters (stage
+ * WRITE). This is the one place where the BigQuery tuning knobs are applied:
+ *
+ * <ul>
+ *   <li>format: TABLE_ROW as TableRows; BEAM_ROW as Rows with {@code useBeamSchema()};
+ *       AVRO_GENERIC_RECORD as GenericRecords with the Avro schema (logical types) on the Storage
+ *       API, and converted to TableRows in the pipeline for streaming inserts, which BigQueryIO
+ *       refuses Avro for;
+ *   <li>method, auto-sharding, triggering frequency (exactly-once on unbounded input only), number
+ *       of Storage API streams, create disposition with time partitioning and clustering;
+ *   <li>streaming inserts: extended error info and the retry-transient-errors policy, so a bad row
+ *       becomes a dead letter instead of being retried forever;
+ *   <li>{@code --numStreamingKeys} and {@code --useStorageApiConnectionPool} are read by BigQueryIO
+ *       from the pipeline options; {@link #fromOptions} leaves them there.
+ * </ul>
+ *
+ * <p>Input elements carry the event's creation time (see {@code DecodeResult#rows()}); the step
+ * just before the sink counts rows and records the end-to-end latency from it.
+ *
+ * @param <T> TableRow, Row or GenericRecord, matching the format
+ */
+public final class WriteEventsToBigQuery<T>
+    extends PTransform<PCollection<TimestampedValue<T>>, PCollection<DeadLetter>> {
+
+  private final @Nullable String tableSpec;
+  private final StorageFormat format;
+  private final WriteMethod method;
+  private final @Nullable String thriftClassName;
+  private final MetadataColumns metadataColumns;
+  private final boolean autoSharding;
+  private final @Nullable Duration triggeringFrequency;
+  private final int numStorageWriteApiStreams;
+  private final boolean createTable;
+  private final TableLayout layout;
+  private final @Nullable BigQueryServices testServices;
+
+  private WriteEventsToBigQuery(
+      @Nullable String tableSpec,
+      StorageFormat format,
+      WriteMethod method,
+      @Nullable String thriftClassName,
+      MetadataColumns metadataColumns,
+      boolean autoSharding,
+      @Nullable Duration triggeringFrequency,
+      int numStorageWriteApiStreams,
+      boolean createTable,
+      TableLayout layout,
+      @Nullable BigQueryServices testServices) {
+    this.tableSpec = tableSpec;
+    this.format = format;
+    this.method = method;
+    this.thriftClassName = thriftClassName;
+    this.metadataColumns = metadataColumns;
+    this.autoSharding = autoSharding;
+    this.triggeringFrequency = triggeringFrequency;
+    this.numStorageWriteApiStreams = numStorageWriteApiStreams;
+    this.createTable = createTable;
+    this.layout = layout;
+    this.testServices = testServices;
+  }
+
+  /**
+   * Writes to {@code tableSpec}; defaults: AVRO_GENERIC_RECORD, STORAGE_API_AT_LEAST_ONCE, create
+   * the table, no partitioning or clustering. Set the event class with {@link #withSchemaOf}.
+   */
+  public static <T> WriteEventsToBigQuery<T> to(String tableSpec) {
+    return new WriteEventsToBigQuery<>(
+        tableSpec,
+        StorageFormat.AVRO_GENERIC_RECORD,
+        WriteMethod.STORAGE_API_AT_LEAST_ONCE,
+        null,
+        MetadataColumns.NONE,
+        false,
+        null,
+        0,
+        true,
+        TableLayout.NONE,
+        null);
+  }
+
+  /**
+   * Everything configured from the options: table, format, method and every tuning knob. When
+   * {@code --storageWriteApiEmulatorHost} is set, writes go to the local emulator.
+   */
+  public static <T> WriteEventsToBigQuery<T> fromOptions(IngestionOptions options) {
+    MetadataColumns metadataColumns = MetadataColumns.from(options);
+    EventSchemas schemas = EventSchemas.of(options.getThriftClassName(), metadataColumns);
+    WriteMethod method = options.getBigQueryWriteMethod();
+    Integer frequencySec = options.getStorageWriteApiTriggeringFrequencySec();
+    Integer streams = options.getNumStorageWriteApiStreams();
+    String emulator = options.getStorageWriteApiEmulatorHost();
+    return WriteEventsToBigQuery.<T>to(options.getOutputTable())
+        .withFormat(options.getFormatToStore())
+        .withMethod(method)
+        .withSchemaOf(options.getThriftClassName(), metadataColumns)
+        .withAutoSharding(Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()))
+        .withTriggeringFrequency(
+            method.isExactlyOnce() && frequencySec != null
+                ? Duration.standardSeconds(frequencySec)
+                : null)
+        .withNumStorageWriteApiStreams(
+            method.isExactlyOnce() && streams != null ? streams : 0)
+        .withCreateTable(Boolean.TRUE.equals(options.getCreateTable()))
+        .withTableLayout(
+            TableLayout.parse(
+                options.getPartitionType(),
+                options.getPartitionField(),
+                options.getClusteringFields(),
+                schemas.tableSchema()))
+        .withTestServices(
+            emulator == null || emulator.isBlank() ? null : new EmulatorBigQueryServices(options));
+  }
+
+  public WriteEventsToBigQuery<T> withFormat(StorageFormat format) {
+    checkArgument(format != null, "format can not be null");
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  public WriteEventsToBigQuery<T> withMethod(WriteMethod method) {
+    checkArgument(method != null, "method can not be null");
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  /** The Thrift class and metadata columns the table schema is derived from. */
+  public WriteEventsToBigQuery<T> withSchemaOf(
+      String thriftClassName, MetadataColumns metadataColumns) {
+    checkArgument(metadataColumns != null, "metadataColumns can not be null");
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  /** Runner-chosen write sharding; unbounded input, STREAMING_INSERTS or STORAGE_WRITE_API. */
+  public WriteEventsToBigQuery<T> withAutoSharding(boolean autoSharding) {
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  /**
+   * How often exactly-once writes commit. Applied only to STORAGE_WRITE_API on unbounded input,
+   * where BigQueryIO requires it; null leaves it to {@code --storageWriteApiTriggeringFrequencySec}.
+   */
+  public WriteEventsToBigQuery<T> withTriggeringFrequency(@Nullable Duration frequency) {
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        frequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  /** Fixed number of exactly-once write streams; 0 leaves it to BigQueryIO. */
+  public WriteEventsToBigQuery<T> withNumStorageWriteApiStreams(int streams) {
+    checkArgument(streams >= 0, "numStorageWriteApiStreams must be >= 0, was %s", streams);
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, streams, createTable, layout, testServices);
+  }
+
+  /** CREATE_IF_NEEDED from the derived schema, or CREATE_NEVER. */
+  public WriteEventsToBigQuery<T> withCreateTable(boolean createTable) {
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  /** Partitioning and clustering of a created table. */
+  public WriteEventsToBigQuery<T> withTableLayout(TableLayout layout) {
+    checkArgument(layout != null, "layout can not be null");
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+  }
+
+  /** BigQuery services to use instead of the real ones: Beam's fakes, or the local emulator. */
+  public WriteEventsToBigQuery<T> withTestServices(@Nullable BigQueryServices services) {
+    return new WriteEventsToBigQuery<>(
+        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
+        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, services);
+  }
+
+  public @Nullable BigQueryServices getTestServices() {
+    return testServices;
+  }
+
+  @Override
+  public PCollection<DeadLetter> expand(PCollection<TimestampedValue<T>> input) {
+    checkArgument(tableSpec != null && !tableSpec.isBlank(), "Set the output table");
+    checkArgument(thriftClassName != null, "Set the event class with withSchemaOf(...)");
+    boolean unbounded = input.isBounded() == IsBounded.UNBOUNDED;
+    checkArgument(
+        !autoSharding || unbounded,
+        "Auto-sharding applies only to unbounded input: drop --enableBigQueryAutoshard");
+    checkArgument(
+        !autoSharding || method != WriteMethod.STORAGE_API_AT_LEAST_ONCE,
+        "Auto-sharding does not apply to STORAGE_API_AT_LEAST_ONCE, which has no write shuffle:"
+            + " drop --enableBigQueryAutoshard");
+    checkArgument(
+        !(unbounded && method.isExactlyOnce())
+            || triggeringFrequency != null
+            || input.getPipeline().getOptions().as(BigQueryOptions.class)
+                    .getStorageWriteApiTriggeringFrequencySec()
+                != null,
+        "STORAGE_WRITE_API on unbounded input needs --storageWriteApiTriggeringFrequencySec");
+    if (!createTable) {
+      checkArgument(
+          layout.isEmpty(),
+          "Partitioning and clustering apply only to a table the pipeline creates: set"
+              + " --createTable=true or drop --partitionType/--partitionField/--clusteringFields");
+    }
+
+    EventSchemas schemas = EventSchemas.of(thriftClassName, metadataColumns);
+    String eventTable = tableSpec;
+    WriteResult result =
+        switch (format) {
+          case TABLE_ROW -> writeTableRows(castTo(input), schemas, unbounded);
+          case BEAM_ROW -> writeRows(castTo(input), schemas, unbounded);
+          case AVRO_GENERIC_RECORD -> method == WriteMethod.STREAMING_INSERTS
+              ? writeTableRows(avroToTableRows(castTo(input)), schemas, unbounded)
+              : writeGenericRecords(castTo(input), schemas, unbounded);
+        };
+
+    PCollection<DeadLetter> failed =
+        method == WriteMethod.STREAMING_INSERTS
+            ? result
+                .getFailedInsertsWithErr()
+                .apply(
+                    "RejectedInserts",
+                    ParDo.of(new FailedRows.FromInsertErrorFn(metadataColumns, eventTable)))
+            : result
+                .getFailedStorageApiInserts()
+                .apply(
+                    "RejectedAppends",
+                    ParDo.of(new FailedRows.FromStorageApiErrorFn(metadataColumns, eventTable)));
+    return failed.setCoder(DeadLetterCoder.of());
+  }
+
+  private WriteResult writeTableRows(
+      PCollection<TimestampedValue<TableRow>> input, EventSchemas schemas, boolean unbounded) {
+    PCollection<TableRow> rows = handToSink(input, TableRowJsonCoder.of());
+    return rows.apply(
+        "WriteToBigQuery",
+        configure(BigQueryIO.writeTableRows().withSchema(schemas.tableSchema()), unbounded));
+  }
+
+  private WriteResult writeRows(
+      PCollection<TimestampedValue<Row>> input, EventSchemas schemas, boolean unbounded) {
+    // A RowCoder gives the PCollection the Beam schema that useBeamSchema() derives the table from.
+    PCollection<Row> rows = handToSink(input, RowCoder.of(schemas.beamSchema()));
+    return rows.apply(
+        "WriteToBigQuery", configure(BigQueryIO.<Row>write().useBeamSchema(), unbounded));
+  }
+
+  private WriteResult writeGenericRecords(
+      PCollection<TimestampedValue<GenericRecord>> input,
+      EventSchemas schemas,
+      boolean unbounded) {
+    PCollection<GenericRecord> rows = handToSink(input, AvroCoder.of(schemas.avroSchema()));
+    return rows.apply(
+        "WriteToBigQuery",
+        configure(
+            BigQueryIO.writeGenericRecords()
+                .withSchema(schemas.tableSchema())
+                .withAvroSchemaFactory(new FixedAvroSchema(schemas.avroSchema().toString()))
+                .useAvroLogicalTypes(),
+            unbounded));
+  }
+
+  private PCollection<TimestampedValue<TableRow>> avroToTableRows(
+      PCollection<TimestampedValue<GenericRecord>> input) {
+    return input
+        .apply("AvroToTableRow", ParDo.of(new AvroToTableRowFn()))
+        .setCoder(TimestampedValue.TimestampedValueCoder.of(TableRowJsonCoder.of()));
+  }
+
+  private <R> PCollection<R> handToSink(PCollection<TimestampedValue<R>> input, Coder<R> coder) {
+    return input.apply("HandToSink", ParDo.of(new HandToSinkFn<R>())).setCoder(coder);
+  }
+
+  private <R> BigQueryIO.Write<R> configure(BigQueryIO.Write<R> write, boolean unbounded) {
+    BigQueryIO.Write<R> configured =
+        write
+            .to(tableSpec)
+            .withMethod(method.beamMethod())
+            .withWriteDisposition(WriteDisposition.WRITE_APPEND)
+            .withCreateDisposition(
+                createTable ? CreateDisposition.CREATE_IF_NEEDED : CreateDisposition.CREATE_NEVER);
+    if (layout.timePartitioning() != null) {
+      configured = configured.withTimePartitioning(layout.timePartitioning());
+    }
+    if (layout.clustering() != null) {
+      configured = configured.withClustering(layout.clustering());
+    }
+    if (method == WriteMethod.STREAMING_INSERTS) {
+      // Without both, a rejected row is retried forever and never reaches the dead letters.
+      configured =
+          configured
+              .withExtendedErrorInfo()
+              .withFailedInsertRetryPolicy(InsertRetryPolicy.retryTransientErrors());
+    }
+    if (unbounded && autoSharding) {
+      configured = configured.withAutoSharding();
+    }
+    if (unbounded && method.isExactlyOnce()) {
+      if (triggeringFrequency != null) {
+        configured = configured.withTriggeringFrequency(triggeringFrequency);
+      }
+      if (numStorageWriteApiStreams > 0 && !autoSharding) {
+        configured = configured.withNumStorageWriteApiStreams(numStorageWriteApiStreams);
+      }
+    }
+    if (testServices != null) {
+      configured = configured.withTestServices(testServices);
+    }
+    return configured;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R> PCollection<TimestampedValue<R>> castTo(PCollection<?> input) {
+    return (PCollection<TimestampedValue<R>>) input;
+  }
+
+  @Override
+  public void populateDisplayData(DisplayData.Builder builder) {
+    super.populateDisplayData(builder);
+    builder
+        .addIfNotNull(DisplayData.item("outputTable", tableSpec))
+        .add(DisplayData.item("formatToStore", format.name()))
+        .add(DisplayData.item("bigQueryWriteMethod", method.name()))
+        .add(DisplayData.item("autoSharding", autoSharding))
+        .add(DisplayData.item("createTable", createTable))
+        .addIfNotNull(
+            DisplayData.item(
+                "triggeringFrequency",
+                triggeringFrequency == null ? null : triggeringFrequency.toString()));
+  }
+
+  /** Avro with streaming inserts: BigQueryIO refuses the pairing, so convert here. */
+  private static final class AvroToTableRowFn
+      extends DoFn<TimestampedValue<GenericRecord>, TimestampedValue<TableRow>> {
+    private final GenericRecordToTableRow toTableRow = new GenericRecordToTableRow();
+
+    @ProcessElement
+    public void process(
+        @Element TimestampedValue<GenericRecord> record,
+        OutputReceiver<TimestampedValue<TableRow>> out) {
+      out.output(
+          TimestampedValue.of(toTableRow.apply(record.getValue()), record.getTimestamp()));
+    }
+  }
+
+  /**
+   * Hands BigQueryIO the Avro schema the rows were built with, with its logical types, rather
+   * than one re-derived from the table schema. Holds the schema as JSON because Avro schemas are
+   * not reliably serializable, and parses it once per deserialized instance.
+   */
+  private static final class FixedAvroSchema
+      implements SerializableFunction<@Nullable TableSchema, org.apache.avro.Schema> {
+    private final String schemaJson;
+    private transient org.apache.avro.@Nullable Schema schema;
+
+    FixedAvroSchema(String schemaJson) {
+      this.schemaJson = schemaJson;
+    }
+
+    @Override
+    public org.apache.avro.Schema apply(@Nullable TableSchema ignored) {
+      if (schema == null) {
+        schema = new org.apache.avro.Schema.Parser().parse(schemaJson);
+      }
+      return schema;
+    }
+  }
+}

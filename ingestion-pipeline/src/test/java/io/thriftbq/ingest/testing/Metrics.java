@@ -1,0 +1,62 @@
+package io.thriftbq.ingest.testing;
+
+import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+
+/** Reads the pipeline's counters after a run. */
+public final class Metrics {
+  private final PipelineResult result;
+
+  public Metrics(PipelineResult result) {
+    this.result = result;
+  }
+
+  public long counter(String name) {
+    long total = 0;
+    for (MetricResult<Long> counter :
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(IngestionMetrics.NAMESPACE, name))
+                    .build())
+            .getCounters()) {
+      total += counter.getAttempted();
+    }
+    return total;
+  }
+
+  public long failed(Stage stage) {
+    return counter(IngestionMetrics.failedName(stage));
+  }
+
+  public long deadLettered(Stage stage) {
+    return counter(IngestionMetrics.deadLetteredName(stage));
+  }
+
+  /** failed_* summed over the stages before the sink (not WRITE, which rows_to_bigquery counts). */
+  public long failedBeforeSink() {
+    return failed(Stage.UNPACK) + failed(Stage.DECODE) + failed(Stage.TRANSFORM) + failed(Stage.CONVERT);
+  }
+
+  public long latencySamples() {
+    long count = 0;
+    for (var distribution :
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(
+                        MetricNameFilter.named(
+                            IngestionMetrics.NAMESPACE, IngestionMetrics.END_TO_END_LATENCY_MS))
+                    .build())
+            .getDistributions()) {
+      count += distribution.getAttempted().getCount();
+    }
+    return count;
+  }
+}

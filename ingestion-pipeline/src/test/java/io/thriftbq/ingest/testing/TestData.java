@@ -1,0 +1,98 @@
+package io.thriftbq.ingest.testing;
+
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.datagen.GeneratorConfig;
+import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.sample.Event;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TException;
+import org.apache.thrift.TSerializer;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.joda.time.Instant;
+
+/** Sample events from the data generator's core, as Pub/Sub messages. */
+public final class TestData {
+  public static final String EVENT_CLASS = Event.class.getName();
+  public static final long SEED = 20240501L;
+  /** Publish time of message 0; message i is published i seconds later. */
+  public static final Instant PUBLISH_BASE = Instant.parse("2024-05-01T12:00:00.123Z");
+
+  private TestData() {}
+
+  public static GeneratorConfig generatorConfig() {
+    return GeneratorConfig.builder()
+        .className(EVENT_CLASS)
+        .seed(SEED)
+        .maxStringLength(24)
+        .maxCollectionSize(3)
+        .protocol(ThriftProtocol.BINARY)
+        .build();
+  }
+
+  public static RandomEventGenerator generator() {
+    return new RandomEventGenerator(generatorConfig());
+  }
+
+  public static Event event(int sequence) {
+    return (Event) generator().generate(sequence);
+  }
+
+  public static byte[] bytes(int sequence) {
+    return generator().serialize(sequence);
+  }
+
+  public static String messageId(int sequence) {
+    return "msg-" + sequence;
+  }
+
+  public static Instant publishTime(int sequence) {
+    return PUBLISH_BASE.plus(org.joda.time.Duration.standardSeconds(sequence));
+  }
+
+  public static Map<String, String> attributes(int sequence) {
+    Map<String, String> attributes = new HashMap<>();
+    attributes.put(EventAttributes.EVENT_ID, Integer.toString(sequence));
+    attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(publishTime(sequence).getMillis() - 50));
+    return attributes;
+  }
+
+  /** Message {@code sequence}: one generated event with attributes and a message id. */
+  public static PubsubMessage message(int sequence) {
+    return new PubsubMessage(bytes(sequence), attributes(sequence), messageId(sequence));
+  }
+
+  /** Any payload as message {@code sequence} (same attributes and id scheme). */
+  public static PubsubMessage message(int sequence, byte[] payload) {
+    return new PubsubMessage(payload, attributes(sequence), messageId(sequence));
+  }
+
+  public static TimestampedValue<PubsubMessage> published(PubsubMessage message, int sequence) {
+    return TimestampedValue.of(message, publishTime(sequence));
+  }
+
+  /** Messages 0..count-1, stamped with their publish times. */
+  public static List<TimestampedValue<PubsubMessage>> publishedMessages(int count) {
+    RandomEventGenerator generator = generator();
+    List<TimestampedValue<PubsubMessage>> messages = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      messages.add(
+          published(new PubsubMessage(generator.serialize(i), attributes(i), messageId(i)), i));
+    }
+    return messages;
+  }
+
+  public static byte[] serialize(TBase<?, ?> struct) {
+    try {
+      return new TSerializer(new TBinaryProtocol.Factory()).serialize(struct);
+    } catch (TException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package io.thriftbq.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code local-bigquery} emulator on 127.0.0.1: BigQuery REST v2 on one port, the Storage
+ * Write API (plaintext gRPC) on another. Queries go through {@code jobs.query}, so what the report
+ * counts is what a user would see with {@code bq query} against the emulator.
+ */
+public final class BigQueryEmulator implements AutoCloseable {
+  private final ManagedProcess process;
+  private final int restPort;
+  private final int grpcPort;
+  private final String project;
+  private final LoopbackHttp http;
+
+  private BigQueryEmulator(ManagedProcess process, int restPort, int grpcPort, String project) {
+    this.process = process;
+    this.restPort = restPort;
+    this.grpcPort = grpcPort;
+    this.project = project;
+    this.http = new LoopbackHttp(restPort);
+  }
+
+  static BigQueryEmulator start(
+      Path executable, String project, String dataset, Path dataDir, Path logFile)
+      throws IOException, InterruptedException {
+    int restPort = FreePorts.pick();
+    int grpcPort = FreePorts.pick();
+    while (grpcPort == restPort) {
+      grpcPort = FreePorts.pick();
+    }
+    List<String> command =
+        List.of(
+            executable.toString(),
+            "serve",
+            "--host",
+            FreePorts.LOOPBACK,
+            "--port",
+            Integer.toString(restPort),
+            "--grpc-port",
+            Integer.toString(grpcPort),
+            "--project",
+            project,
+            "--dataset",
+            dataset,
+            "--data-dir",
+            dataDir.toString());
+    ManagedProcess process =
+        ManagedProcess.start("bigquery-emulator", command, Map.of(), logFile);
+    BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project);
+    try {
+      emulator.awaitReady(Duration.ofSeconds(60));
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      process.close();
+      throw e;
+    }
+    return emulator;
+  }
+
+  private void awaitReady(Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException(
+            "The BigQuery emulator exited during start-up. Its log ("
+                + process.logFile()
+                + "):\n"
+                + process.logTail(20));
+      }
+      if (FreePorts.isListening(restPort) && FreePorts.isListening(grpcPort)) {
+        try {
+          if (http.get("/bigquery/v2/projects/" + project + "/datasets").ok()) {
+            return;
+          }
+        } catch (IOException notYet) {
+          // The port opens before the server answers.
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new IOException(
+        "The BigQuery emulator did not answer on ports "
+            + restPort
+            + "/"
+            + grpcPort
+            + " within "
+            + timeout.toSeconds()
+            + " s. Its log:\n"
+            + process.logTail(20));
+  }
+
+  public int restPort() {
+    return restPort;
+  }
+
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  public String project() {
+    return project;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public ManagedProcess process() {
+    return process;
+  }
+
+  /** For Beam's {@code --bigQueryEndpoint}. */
+  public String restEndpoint() {
+    return "http://" + FreePorts.LOOPBACK + ":" + restPort;
+  }
+
+  /** For {@code --storageWriteApiEmulatorHost}. */
+  public String storageWriteEndpoint() {
+    return FreePorts.LOOPBACK + ":" + grpcPort;
+  }
+
+  public void createDataset(String dataset) throws IOException {
+    ObjectNode body = LoopbackHttp.JSON.createObjectNode();
+    body.putObject("datasetReference").put("projectId", project).put("datasetId", dataset);
+    LoopbackHttp.Response response =
+        http.post("/bigquery/v2/projects/" + project + "/datasets", body);
+    if (!response.ok() && response.status() != 409) {
+      throw new IOException(
+          "BigQuery emulator: create dataset " + dataset + ": HTTP " + response.raw());
+    }
+  }
+
+  public boolean tableExists(String dataset, String table) throws IOException {
+    return http.get(
+            "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table)
+        .ok();
+  }
+
+  /**
+   * Runs a GoogleSQL query and returns its rows as column-name → JSON value maps (REPEATED and
+   * RECORD columns stay as the emulator's {@code f}/{@code v} JSON).
+   */
+  public List<Map<String, JsonNode>> query(String sql) throws IOException {
+    JsonNode result = rawQuery(sql);
+    List<String> names = new ArrayList<>();
+    for (JsonNode field : result.path("schema").path("fields")) {
+      names.add(field.path("name").asText());
+    }
+    List<Map<String, JsonNode>> rows = new ArrayList<>();
+    for (JsonNode row : result.path("rows")) {
+      Map<String, JsonNode> values = new LinkedHashMap<>();
+      JsonNode cells = row.path("f");
+      for (int i = 0; i < names.size() && i < cells.size(); i++) {
+        values.put(names.get(i), cells.get(i).path("v"));
+      }
+      rows.add(values);
+    }
+    return rows;
+  }
+
+  /** The {@code jobs.query} response as is: {@code schema} and {@code rows} in f/v form. */
+  public JsonNode rawQuery(String sql) throws IOException {
+    ObjectNode body = LoopbackHttp.JSON.createObjectNode();
+    body.put("query", sql).put("useLegacySql", false).put("timeoutMs", 60_000);
+    body.put("maxResults", 1_000_000);
+    LoopbackHttp.Response response =
+        http.post("/bigquery/v2/projects/" + project + "/queries", body);
+    if (!response.ok() || response.body() == null) {
+      throw new IOException(
+          "BigQuery emulator: query failed: HTTP " + response.status() + " " + response.raw());
+    }
+    JsonNode result = response.body();
+    if (!result.path("jobComplete").asBoolean(true)) {
+      throw new IOException("BigQuery emulator: query did not complete within 60 s: " + sql);
+    }
+    long total = result.path("totalRows").asLong(-1);
+    if (total >= 0 && total > result.path("rows").size()) {
+      // Paging is not implemented here; every query of local mode is small or aggregated.
+      throw new IOException(
+          "BigQuery emulator returned " + result.path("rows").size() + " of " + total + " rows");
+    }
+    return result;
+  }
+
+  /** A single number from a query such as {@code SELECT COUNT(*) ...}; 0 when there is no row. */
+  public long queryLong(String sql) throws IOException {
+    List<Map<String, JsonNode>> rows = query(sql);
+    if (rows.isEmpty()) {
+      return 0;
+    }
+    JsonNode value = rows.get(0).values().iterator().next();
+    return value == null || value.isNull() ? 0 : Long.parseLong(value.asText());
+  }
+
+  @Override
+  public void close() {
+    process.stop(Duration.ofSeconds(10));
+  }
+}

@@ -1,0 +1,445 @@
+package io.thriftbq.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.metrics.DistributionResult;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+
+/**
+ * What a local run published, what arrived in the emulator's tables, and how fast. Everything
+ * about rows is queried from the BigQuery emulator after the run, not taken from the pipeline's
+ * own counters (which are reported next to it as a cross-check).
+ */
+public final class LocalReport {
+  /** The latency interval, in words, as printed and written to JSON. */
+  public static final String LATENCY_INTERVAL =
+      "from the event's creation (event_time_ms attribute, set by the generator just before"
+          + " serializing) to the moment the row was sent to the BigQuery emulator (Storage Write"
+          + " AppendRows or tabledata.insertAll request, recorded in this JVM); it excludes the"
+          + " emulator's own commit and the triggering-frequency wait between append and commit"
+          + " for exactly-once steps' buffered streams";
+
+  // Public, final-after-build fields: the tests assert on them directly.
+  public int step;
+  public boolean exactlyOnce;
+  public long eventsRequested;
+  public long eventsPublished;
+  public int malformedPublished;
+  public long rowsInTable;
+  public long distinctEventIds;
+  public long rowsWithoutEventId;
+  /** Event id → number of rows with it, for ids seen more than once. */
+  public final Map<Long, Long> duplicates = new TreeMap<>();
+  public final List<Long> missingIds = new ArrayList<>();
+  public long deadLetters;
+  public final Map<String, Long> deadLettersByStage = new TreeMap<>();
+  /** Malformed message id → stage found in the dead-letter table. */
+  public final Map<String, String> malformedStages = new TreeMap<>();
+  public final List<String> malformedMissing = new ArrayList<>();
+  public final List<String> malformedWrongStage = new ArrayList<>();
+  /** Valid generated events that were dead-lettered: id → stage. */
+  public final Map<Long, String> validEventsDeadLettered = new TreeMap<>();
+  public final List<String> problems = new ArrayList<>();
+  public final List<String> warnings = new ArrayList<>();
+  public long[] latencySamples = new long[0];
+  public ObjectNode json;
+
+  static String idColumnSql(String alias) {
+    return alias + ".value";
+  }
+
+  static String qualified(String table) {
+    return "`" + LocalRunConfig.DATASET + "." + table + "`";
+  }
+
+  /** Distinct {@code event_id} attribute values in the event table. */
+  static String distinctIdsSql(String table) {
+    return "SELECT COUNT(DISTINCT a.value) FROM "
+        + qualified(table)
+        + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'";
+  }
+
+  static LocalReport build(
+      LocalRunConfig config,
+      EmulatorStack stack,
+      String table,
+      LocalRun.Channel channel,
+      List<String> ingestionArgs,
+      List<MalformedMessages.Malformed> malformed,
+      LocalRun.Progress progress,
+      MetricQueryResults metrics,
+      long[] latencySamples,
+      long eventsPublished)
+      throws IOException {
+    LocalReport report = new LocalReport();
+    BigQueryEmulator bq = stack.bigquery();
+    String deadLetterTable = table + DeadLetterTables.DEFAULT_SUFFIX;
+    boolean eventTableExists = bq.tableExists(LocalRunConfig.DATASET, table);
+    boolean deadLetterTableExists = bq.tableExists(LocalRunConfig.DATASET, deadLetterTable);
+
+    report.step = config.step.number();
+    report.exactlyOnce = config.step.exactlyOnce();
+    report.eventsRequested = config.events;
+    report.eventsPublished = eventsPublished;
+    report.malformedPublished = malformed.size();
+    report.latencySamples = latencySamples;
+    report.problems.addAll(progress.problems);
+
+    // Rows and ids in the event table.
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    if (eventTableExists) {
+      report.rowsInTable = bq.queryLong("SELECT COUNT(*) FROM " + qualified(table));
+      long rowsWithId = 0;
+      for (Map<String, JsonNode> row :
+          bq.query(
+              "SELECT a.value AS id, COUNT(*) AS n FROM "
+                  + qualified(table)
+                  + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id' GROUP BY a.value")) {
+        long id = Long.parseLong(row.get("id").asText());
+        long n = Long.parseLong(row.get("n").asText());
+        rowsWithId += n;
+        seen.add(id);
+        if (n > 1) {
+          report.duplicates.put(id, n);
+        }
+      }
+      report.distinctEventIds = seen.size();
+      report.rowsWithoutEventId = report.rowsInTable - rowsWithId;
+    }
+
+    // Dead letters: by stage, the malformed ones by id, and any valid event among them.
+    if (deadLetterTableExists) {
+      report.deadLetters = bq.queryLong("SELECT COUNT(*) FROM " + qualified(deadLetterTable));
+      for (Map<String, JsonNode> row :
+          bq.query(
+              "SELECT stage, COUNT(*) AS n FROM "
+                  + qualified(deadLetterTable)
+                  + " GROUP BY stage")) {
+        report.deadLettersByStage.put(
+            row.get("stage").asText(), Long.parseLong(row.get("n").asText()));
+      }
+      for (Map<String, JsonNode> row :
+          bq.query(
+              "SELECT a.value AS id, d.stage AS stage FROM "
+                  + qualified(deadLetterTable)
+                  + " AS d, UNNEST(d.attributes) AS a WHERE a.key = '"
+                  + MalformedMessages.ID_ATTRIBUTE
+                  + "'")) {
+        report.malformedStages.merge(
+            row.get("id").asText(), row.get("stage").asText(), (x, y) -> x + "," + y);
+      }
+      for (Map<String, JsonNode> row :
+          bq.query(
+              "SELECT a.value AS id, d.stage AS stage FROM "
+                  + qualified(deadLetterTable)
+                  + " AS d, UNNEST(d.attributes) AS a WHERE a.key = 'event_id'")) {
+        try {
+          report.validEventsDeadLettered.put(
+              Long.parseLong(row.get("id").asText()), row.get("stage").asText());
+        } catch (NumberFormatException notAnId) {
+          report.warnings.add("dead letter with event_id " + row.get("id"));
+        }
+      }
+    }
+    for (MalformedMessages.Malformed bad : malformed) {
+      String stage = report.malformedStages.get(bad.id());
+      if (stage == null) {
+        report.malformedMissing.add(bad.id());
+      } else if (!stage.equals(bad.kind().expectedStage().name())) {
+        report.malformedWrongStage.add(
+            bad.id() + " (" + bad.kind() + "): " + stage + ", expected " + bad.kind().expectedStage());
+      }
+    }
+    for (long id = 0; id < config.events; id++) {
+      if (!seen.contains(id) && !report.validEventsDeadLettered.containsKey(id)) {
+        report.missingIds.add(id);
+      }
+    }
+
+    // Verdict.
+    if (!report.missingIds.isEmpty()) {
+      report.problems.add(
+          report.missingIds.size() + " generated event(s) neither written nor dead-lettered");
+    }
+    if (!report.malformedMissing.isEmpty()) {
+      report.problems.add(
+          report.malformedMissing.size() + " malformed message(s) missing from the dead-letter table");
+    }
+    if (!report.duplicates.isEmpty()) {
+      String text =
+          report.duplicates.size()
+              + " event id(s) written more than once ("
+              + (report.rowsInTable - report.rowsWithoutEventId - report.distinctEventIds)
+              + " extra row(s))";
+      if (report.exactlyOnce) {
+        report.problems.add(text + " by an exactly-once step");
+      } else {
+        report.warnings.add(text + "; allowed for at-least-once writes");
+      }
+    }
+    if (!report.malformedWrongStage.isEmpty()) {
+      report.warnings.add(
+          report.malformedWrongStage.size() + " malformed message(s) dead-lettered at an unexpected stage");
+    }
+    if (!report.validEventsDeadLettered.isEmpty()) {
+      report.warnings.add(
+          report.validEventsDeadLettered.size() + " valid generated event(s) were dead-lettered");
+    }
+    if (latencySamples.length == 0) {
+      report.warnings.add("no latency samples were recorded");
+    }
+
+    report.json =
+        report.toJson(config, stack, table, channel, ingestionArgs, progress, metrics, deadLetterTableExists);
+    return report;
+  }
+
+  public boolean ok() {
+    return problems.isEmpty();
+  }
+
+  private ObjectNode toJson(
+      LocalRunConfig config,
+      EmulatorStack stack,
+      String table,
+      LocalRun.Channel channel,
+      List<String> ingestionArgs,
+      LocalRun.Progress progress,
+      MetricQueryResults metrics,
+      boolean deadLetterTableExists)
+      throws IOException {
+    ObjectNode root = LoopbackHttp.JSON.createObjectNode();
+    root.put("status", ok() ? "OK" : "FAILED");
+    ArrayNode problemsNode = root.putArray("problems");
+    problems.forEach(problemsNode::add);
+    ArrayNode warningsNode = root.putArray("warnings");
+    warnings.forEach(warningsNode::add);
+
+    ObjectNode configuration = root.putObject("configuration");
+    configuration.put("step", step);
+    configuration.put("write_method", config.step.writeMethod().name());
+    configuration.put("format", config.step.format().name());
+    configuration.put("extra_setting", config.step.extraSetting());
+    Integer frequency = config.step.effectiveTriggeringFrequencySec(config.triggeringFrequencySec);
+    if (frequency != null) {
+      configuration.put("triggering_frequency_sec", frequency);
+    }
+    configuration.put("exactly_once", exactlyOnce);
+    configuration.put("runner", "DirectRunner (in-process)");
+    configuration.put("direct_runner_checks", config.directRunnerChecks);
+    configuration.put("events", config.events);
+    configuration.put("rate_per_sec", config.ratePerSec);
+    configuration.put("records_per_message", config.recordsPerMessage);
+    configuration.put("seed", config.seed);
+    configuration.put("topic", stack.pubsub().topicPath(channel.topic()));
+    configuration.put("subscription", stack.pubsub().subscriptionPath(channel.subscription()));
+    configuration.put(
+        "table", stack.bigquery().project() + ":" + LocalRunConfig.DATASET + "." + table);
+    ArrayNode args = configuration.putArray("ingestion_args");
+    ingestionArgs.forEach(args::add);
+
+    ObjectNode published = root.putObject("published");
+    published.put("events", eventsPublished);
+    published.put("malformed_messages", malformedPublished);
+
+    ObjectNode written = root.putObject("table");
+    written.put("rows", rowsInTable);
+    written.put("distinct_event_ids", distinctEventIds);
+    written.put("rows_without_event_id", rowsWithoutEventId);
+    written.put("duplicate_ids", duplicates.size());
+    written.put("duplicate_extra_rows", rowsInTable - rowsWithoutEventId - distinctEventIds);
+    ArrayNode dupSample = written.putArray("duplicate_sample");
+    duplicates.entrySet().stream()
+        .limit(10)
+        .forEach(e -> dupSample.addObject().put("event_id", e.getKey()).put("rows", e.getValue()));
+    written.put("missing_ids", missingIds.size());
+    ArrayNode missingSample = written.putArray("missing_sample");
+    missingIds.stream().limit(20).forEach(missingSample::add);
+
+    ObjectNode dead = root.putObject("dead_letters");
+    dead.put("total", deadLetters);
+    ObjectNode byStage = dead.putObject("by_stage");
+    deadLettersByStage.forEach(byStage::put);
+    dead.put("malformed_found", malformedStages.size());
+    dead.put("malformed_missing", malformedMissing.size());
+    ArrayNode wrong = dead.putArray("malformed_wrong_stage");
+    malformedWrongStage.stream().limit(20).forEach(wrong::add);
+    dead.put("valid_events_dead_lettered", validEventsDeadLettered.size());
+
+    ObjectNode throughput = root.putObject("throughput");
+    if (progress.generatorMillis > 0) {
+      throughput.put(
+          "generator_events_per_sec",
+          round(eventsPublished * 1000.0 / progress.generatorMillis));
+      throughput.put("generator_wall_sec", round(progress.generatorMillis / 1000.0));
+    }
+    double sustained = sustainedRowsPerSec(progress);
+    if (sustained > 0) {
+      throughput.put("rows_per_sec_sustained", round(sustained));
+    }
+    throughput.put("rows_per_sec_peak_5s", round(peakRate(progress, 5000)));
+    if (progress.accountedAtMillis > 0) {
+      throughput.put("all_accounted_after_sec", round(progress.accountedAtMillis / 1000.0));
+    }
+    throughput.put(
+        "note",
+        "rows/s from the emulator's row count polled once per second, between the first poll that"
+            + " saw rows and the poll that saw every event; it includes DirectRunner start-up"
+            + " lag only at the start.");
+
+    ObjectNode latency = root.putObject("latency_ms");
+    latency.put("interval", LATENCY_INTERVAL);
+    latency.put("samples", latencySamples.length);
+    if (latencySamples.length > 0) {
+      Percentiles p = new Percentiles(latencySamples);
+      latency.put("p50", p.percentile(50));
+      latency.put("p95", p.percentile(95));
+      latency.put("p99", p.percentile(99));
+      latency.put("max", p.max());
+      latency.put("mean", round(p.mean()));
+    }
+    DistributionResult pipelineLatency =
+        LocalRun.distribution(metrics, IngestionMetrics.END_TO_END_LATENCY_MS);
+    if (pipelineLatency != null && pipelineLatency.getCount() > 0) {
+      ObjectNode d = latency.putObject("pipeline_metric_" + IngestionMetrics.END_TO_END_LATENCY_MS);
+      d.put("meaning", "event creation to the step just before BigQueryIO (Beam distribution)");
+      d.put("count", pipelineLatency.getCount());
+      d.put("mean", round(pipelineLatency.getMean()));
+      d.put("min", pipelineLatency.getMin());
+      d.put("max", pipelineLatency.getMax());
+    }
+
+    ObjectNode counters = root.putObject("pipeline_counters");
+    new TreeMap<>(LocalRun.counters(metrics)).forEach(counters::put);
+
+    ArrayNode timeline = root.putArray("timeline");
+    for (long[] point : progress.timeline) {
+      timeline.addObject().put("t_ms", point[0]).put("rows", point[1]).put("dead_letters", point[2]);
+    }
+
+    ArrayNode samples = root.putArray("sample_rows");
+    if (rowsInTable > 0) {
+      JsonNode result =
+          stack.bigquery().rawQuery("SELECT * FROM " + qualified(table) + " LIMIT " + config.sampleRows);
+      for (JsonNode row : result.path("rows")) {
+        samples.add(QueryRows.toObject(result.path("schema").path("fields"), row));
+      }
+    }
+    if (deadLetterTableExists && deadLetters > 0) {
+      ArrayNode deadSamples = root.putArray("sample_dead_letters");
+      JsonNode result =
+          stack
+              .bigquery()
+              .rawQuery(
+                  "SELECT stage, error_message, payload_format, message_id FROM "
+                      + qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
+                      + " LIMIT 3");
+      for (JsonNode row : result.path("rows")) {
+        deadSamples.add(QueryRows.toObject(result.path("schema").path("fields"), row));
+      }
+    }
+    return root;
+  }
+
+  static double sustainedRowsPerSec(LocalRun.Progress progress) {
+    long[] first = null;
+    long[] last = null;
+    for (long[] point : progress.timeline) {
+      if (point[1] > 0 && first == null) {
+        first = point;
+      }
+      if (first != null) {
+        last = point;
+      }
+      if (progress.accountedAtMillis > 0 && point[0] >= progress.accountedAtMillis) {
+        break;
+      }
+    }
+    if (first == null || last == null || last[0] <= first[0]) {
+      return 0;
+    }
+    return (last[1] - first[1]) * 1000.0 / (last[0] - first[0]);
+  }
+
+  static double peakRate(LocalRun.Progress progress, long windowMillis) {
+    double best = 0;
+    List<long[]> t = progress.timeline;
+    for (int i = 0; i < t.size(); i++) {
+      for (int j = i + 1; j < t.size(); j++) {
+        long span = t.get(j)[0] - t.get(i)[0];
+        if (span >= windowMillis) {
+          best = Math.max(best, (t.get(j)[1] - t.get(i)[1]) * 1000.0 / span);
+          break;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static double round(double value) {
+    return Math.round(value * 10) / 10.0;
+  }
+
+  public void writeJson(Path file) throws IOException {
+    if (file.getParent() != null) {
+      Files.createDirectories(file.getParent());
+    }
+    Files.writeString(
+        file,
+        LoopbackHttp.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json)
+            + "\n");
+  }
+
+  /** The human-readable report. */
+  public String format() {
+    StringBuilder s = new StringBuilder();
+    JsonNode c = json.path("configuration");
+    s.append("\n=== Local run report: step ")
+        .append(step)
+        .append(" (")
+        .append(c.path("write_method").asText())
+        .append(" + ")
+        .append(c.path("format").asText())
+        .append(", ")
+        .append(c.path("extra_setting").asText())
+        .append(") ===\n");
+    s.append(String.format("Published         %d events + %d malformed messages%n", eventsPublished, malformedPublished));
+    s.append(String.format("Rows in table     %d (%d distinct event ids)%n", rowsInTable, distinctEventIds));
+    s.append(String.format("Missing ids       %d%s%n", missingIds.size(), missingIds.isEmpty() ? "" : " e.g. " + missingIds.subList(0, Math.min(10, missingIds.size()))));
+    s.append(String.format("Duplicates        %d ids, %d extra rows%s%n", duplicates.size(), rowsInTable - rowsWithoutEventId - distinctEventIds, exactlyOnce ? " (exactly-once step: must be 0)" : " (at-least-once step: allowed)"));
+    s.append(String.format("Dead letters      %d %s; malformed found %d/%d%n", deadLetters, deadLettersByStage, malformedStages.size(), malformedPublished));
+    JsonNode t = json.path("throughput");
+    s.append(String.format("Throughput        generator %s events/s; ingestion %s rows/s sustained, %s rows/s peak (5 s)%n",
+        t.path("generator_events_per_sec").asText("?"), t.path("rows_per_sec_sustained").asText("?"), t.path("rows_per_sec_peak_5s").asText("?")));
+    JsonNode l = json.path("latency_ms");
+    if (latencySamples.length > 0) {
+      s.append(String.format("Latency (ms)      p50 %d  p95 %d  p99 %d  max %d  (%d samples)%n",
+          l.path("p50").asLong(), l.path("p95").asLong(), l.path("p99").asLong(), l.path("max").asLong(), latencySamples.length));
+    }
+    s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
+    JsonNode rows = json.path("sample_rows");
+    for (int i = 0; i < Math.min(3, rows.size()); i++) {
+      String text = rows.get(i).toString();
+      s.append("Sample row        ").append(text.length() > 240 ? text.substring(0, 240) + "…" : text).append('\n');
+    }
+    for (String w : warnings) {
+      s.append("WARNING           ").append(w).append('\n');
+    }
+    for (String p : problems) {
+      s.append("PROBLEM           ").append(p).append('\n');
+    }
+    s.append(ok() ? "Result            OK\n" : "Result            FAILED\n");
+    return s.toString();
+  }
+}

@@ -1,0 +1,489 @@
+package io.thriftbq.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.api.services.bigquery.model.Table;
+import com.google.api.services.bigquery.model.TableReference;
+import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.datagen.DatagenOptions;
+import io.thriftbq.datagen.DatagenPipeline;
+import io.thriftbq.datagen.GeneratorConfig;
+import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.convert.MetadataColumns;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.ingest.local.HandOffLatencyProbe;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.schema.EventSchemas;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServicesImpl;
+import org.apache.beam.sdk.metrics.DistributionResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * One local run on an already started {@link EmulatorStack}: creates the topic, subscription and
+ * tables, starts the ingestion pipeline (DirectRunner, in this JVM), publishes the generator's
+ * events and the malformed messages, follows progress by querying the BigQuery emulator, and
+ * builds the {@link LocalReport}.
+ *
+ * <p>Ingestion runs in this JVM, not a child one, because the hand-off latency probe ({@link
+ * HandOffLatencyProbe}) and the pipeline's metrics are read from it directly; callers end the JVM
+ * with {@code System.exit} because the Storage Write client leaves a non-daemon thread.
+ */
+public final class LocalRun {
+  static final String NOOP_CREDENTIALS =
+      "org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory";
+
+  /** Ack deadline of the subscription: short, so a restarted pipeline gets unacked work back. */
+  static final int ACK_DEADLINE_SECONDS = 10;
+
+  private final EmulatorStack stack;
+  private final LocalRunConfig config;
+  private final PrintStream out;
+
+  public LocalRun(EmulatorStack stack, LocalRunConfig config, PrintStream out) {
+    this.stack = stack;
+    this.config = config;
+    this.out = out;
+  }
+
+  /** Topic and subscription of one run. */
+  public record Channel(String topic, String subscription) {}
+
+  public static Channel createChannel(EmulatorStack stack, String prefix) throws IOException {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    String topic = prefix + "-" + suffix;
+    String subscription = topic + "-sub";
+    stack.pubsub().createTopic(topic);
+    stack.pubsub().createSubscription(subscription, topic, ACK_DEADLINE_SECONDS);
+    return new Channel(topic, subscription);
+  }
+
+  /** The ingestion flags of a local run of {@code step}. */
+  public static List<String> ingestionArgs(
+      EmulatorStack stack,
+      TuningStep step,
+      Integer triggeringFrequencyOverrideSec,
+      String subscription,
+      String table,
+      boolean directRunnerChecks) {
+    PubsubEmulator pubsub = stack.pubsub();
+    BigQueryEmulator bigquery = stack.bigquery();
+    List<String> args = new ArrayList<>();
+    args.add("--runner=DirectRunner");
+    args.add("--blockOnRun=false");
+    args.add("--streaming=true");
+    args.add("--project=" + bigquery.project());
+    args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
+    args.add("--pubsubRootUrl=" + pubsub.rootUrl());
+    args.add("--bigQueryEndpoint=" + bigquery.restEndpoint());
+    args.add("--storageWriteApiEmulatorHost=" + bigquery.storageWriteEndpoint());
+    args.add("--subscription=" + pubsub.subscriptionPath(subscription));
+    args.add("--outputTable=" + bigquery.project() + ":" + LocalRunConfig.DATASET + "." + table);
+    args.add("--thriftClassName=" + LocalRunConfig.EVENT_CLASS);
+    args.add("--includeAttributes=true");
+    args.add("--includePubsubMessageId=true");
+    args.add("--includePublishTime=true");
+    args.add("--enforceImmutability=" + directRunnerChecks);
+    args.add("--enforceEncodability=" + directRunnerChecks);
+    args.addAll(step.pipelineArgs(triggeringFrequencyOverrideSec));
+    return args;
+  }
+
+  public static PipelineResult startIngestion(List<String> args) {
+    IngestionOptions options =
+        PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
+            .withValidation()
+            .as(IngestionOptions.class);
+    return IngestionPipeline.buildPipeline(options).run();
+  }
+
+  public static List<String> datagenArgs(
+      EmulatorStack stack,
+      String topic,
+      long events,
+      long ratePerSec,
+      long seed,
+      int recordsPerMessage,
+      boolean directRunnerChecks) {
+    List<String> args = new ArrayList<>();
+    args.add("--runner=DirectRunner");
+    args.add("--blockOnRun=false");
+    args.add("--project=" + stack.pubsub().project());
+    args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
+    args.add("--pubsubRootUrl=" + stack.pubsub().rootUrl());
+    args.add("--outputTopic=" + stack.pubsub().topicPath(topic));
+    args.add("--className=" + LocalRunConfig.EVENT_CLASS);
+    args.add("--maxEvents=" + events);
+    args.add("--generatorRatePerSec=" + ratePerSec);
+    args.add("--seed=" + seed);
+    args.add("--maxRecordsPerBatch=" + recordsPerMessage);
+    args.add("--enforceImmutability=" + directRunnerChecks);
+    args.add("--enforceEncodability=" + directRunnerChecks);
+    return args;
+  }
+
+  public static DatagenOptions datagenOptions(List<String> args) {
+    return PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
+        .withValidation()
+        .as(DatagenOptions.class);
+  }
+
+  /** The generator's events, regenerated by sequence number (the generator is deterministic). */
+  public static RandomEventGenerator generatorFor(List<String> datagenArgs) {
+    return new RandomEventGenerator(GeneratorConfig.fromOptions(datagenOptions(datagenArgs)));
+  }
+
+  /**
+   * Creates the event and dead-letter tables up front. Needed with {@code
+   * --useStorageApiConnectionPool}: the pooled writer looks the table up before BigQueryIO's
+   * create-if-needed path runs, and that lookup fails on a missing table.
+   */
+  public static void createTables(EmulatorStack stack, String table) throws Exception {
+    BigQueryServicesImpl services = new BigQueryServicesImpl();
+    IngestionOptions options =
+        PipelineOptionsFactory.fromArgs(
+                "--project=" + stack.bigquery().project(),
+                "--credentialFactoryClass=" + NOOP_CREDENTIALS,
+                "--bigQueryEndpoint=" + stack.bigquery().restEndpoint())
+            .as(IngestionOptions.class);
+    TableSchema events =
+        EventSchemas.of(LocalRunConfig.EVENT_CLASS, MetadataColumns.ALL).tableSchema();
+    try (BigQueryServices.DatasetService datasets = services.getDatasetService(options)) {
+      createIfMissing(datasets, stack, table, events);
+      createIfMissing(
+          datasets, stack, table + DeadLetterTables.DEFAULT_SUFFIX, DeadLetterSchema.tableSchema());
+    }
+  }
+
+  private static void createIfMissing(
+      BigQueryServices.DatasetService datasets,
+      EmulatorStack stack,
+      String table,
+      TableSchema schema)
+      throws Exception {
+    if (stack.bigquery().tableExists(LocalRunConfig.DATASET, table)) {
+      return;
+    }
+    datasets.createTable(
+        new Table()
+            .setTableReference(
+                new TableReference()
+                    .setProjectId(stack.bigquery().project())
+                    .setDatasetId(LocalRunConfig.DATASET)
+                    .setTableId(table))
+            .setSchema(schema));
+  }
+
+  /** Runs everything and returns the report; stops the pipelines it started. */
+  public LocalReport execute() throws Exception {
+    TuningStep step = config.step;
+    String table = config.tableName();
+    Channel channel = createChannel(stack, "events-step" + step.number());
+    if (step.connectionPool()) {
+      createTables(stack, table);
+    }
+    List<String> ingestArgs =
+        ingestionArgs(
+            stack,
+            step,
+            config.triggeringFrequencySec,
+            channel.subscription(),
+            table,
+            config.directRunnerChecks);
+    List<String> genArgs =
+        datagenArgs(
+            stack,
+            channel.topic(),
+            config.events,
+            config.ratePerSec,
+            config.seed,
+            config.recordsPerMessage,
+            config.directRunnerChecks);
+    RandomEventGenerator generator = generatorFor(genArgs);
+    List<MalformedMessages.Malformed> malformed =
+        MalformedMessages.create(config.malformedCount(), config.seed, generator::serialize);
+
+    out.printf(
+        "Local run: %s; %d events at %d/s, %d malformed; topic %s, table %s.%s%n",
+        step.describe(),
+        config.events,
+        config.ratePerSec,
+        malformed.size(),
+        channel.topic(),
+        LocalRunConfig.DATASET,
+        table);
+    out.printf(
+        "Emulators: Pub/Sub %s (pid %d), BigQuery REST %s gRPC %s (pid %d)%n",
+        stack.pubsub().rootUrl(),
+        stack.pubsub().pid(),
+        stack.bigquery().restEndpoint(),
+        stack.bigquery().storageWriteEndpoint(),
+        stack.bigquery().pid());
+
+    HandOffLatencyProbe.reset();
+    long startNanos = System.nanoTime();
+    PipelineResult ingestion = startIngestion(ingestArgs);
+    PipelineResult datagen = null;
+    try {
+      datagen = DatagenPipeline.buildPipeline(datagenOptions(genArgs)).run();
+      PipelineResult generatorResult = datagen;
+      CompletableFuture<PipelineResult.State> generatorDone =
+          CompletableFuture.supplyAsync(generatorResult::waitUntilFinish);
+      AtomicLong malformedPublished = new AtomicLong();
+      CompletableFuture<Void> malformedDone =
+          CompletableFuture.runAsync(
+              () -> publishSpread(channel.topic(), malformed, malformedPublished));
+
+      Progress progress =
+          follow(
+              table,
+              ingestion,
+              datagen,
+              generatorDone,
+              malformedDone,
+              malformedPublished,
+              malformed.size(),
+              startNanos);
+      if (generatorDone.isDone() && generatorDone.join() != PipelineResult.State.DONE) {
+        progress.problems.add("The generator pipeline ended in state " + generatorDone.join());
+      }
+      if (malformedDone.isCompletedExceptionally()) {
+        progress.problems.add("Publishing the malformed messages failed");
+      }
+      MetricQueryResults ingestionMetrics = ingestionMetrics(ingestion);
+      cancelQuietly(ingestion);
+      return LocalReport.build(
+          config,
+          stack,
+          table,
+          channel,
+          ingestArgs,
+          malformed,
+          progress,
+          ingestionMetrics,
+          HandOffLatencyProbe.samples(),
+          generatorPublished(datagen));
+    } finally {
+      cancelQuietly(ingestion);
+      if (datagen != null) {
+        cancelQuietly(datagen);
+      }
+    }
+  }
+
+  /** Spreads the malformed messages over the generator's expected run time, in ten batches. */
+  private void publishSpread(
+      String topic, List<MalformedMessages.Malformed> malformed, AtomicLong published) {
+    if (malformed.isEmpty()) {
+      return;
+    }
+    long runMillis = Math.max(1, config.events * 1000 / config.ratePerSec);
+    int batches = Math.min(10, malformed.size());
+    try {
+      for (int b = 0; b < batches; b++) {
+        List<PubsubEmulator.RawMessage> batch = new ArrayList<>();
+        for (int i = b; i < malformed.size(); i += batches) {
+          batch.add(malformed.get(i).message());
+        }
+        stack.pubsub().publish(topic, batch);
+        published.addAndGet(batch.size());
+        Thread.sleep(runMillis / batches);
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** What the progress loop saw: a time series and whether everything arrived. */
+  static final class Progress {
+    final List<long[]> timeline = new ArrayList<>(); // {elapsed ms, rows, dead letters}
+    final List<String> problems = new ArrayList<>();
+    long generatorMillis = -1;
+    long accountedAtMillis = -1;
+    long firstRowAtMillis = -1;
+    boolean timedOut;
+  }
+
+  private Progress follow(
+      String table,
+      PipelineResult ingestion,
+      PipelineResult datagen,
+      CompletableFuture<PipelineResult.State> generatorDone,
+      CompletableFuture<Void> malformedDone,
+      AtomicLong malformedPublished,
+      int malformedCount,
+      long startNanos)
+      throws Exception {
+    Progress progress = new Progress();
+    long deadline = startNanos + config.timeout.toNanos();
+    String deadLetterTable = table + DeadLetterTables.DEFAULT_SUFFIX;
+    long lastRows = 0;
+    long lastPublished = 0;
+    long lastMillis = 0;
+    while (true) {
+      Thread.sleep(1000);
+      long elapsed = (System.nanoTime() - startNanos) / 1_000_000;
+      if (generatorDone.isDone() && progress.generatorMillis < 0) {
+        progress.generatorMillis = elapsed;
+      }
+      long rows = countRows(table);
+      long deadLetters = countRows(deadLetterTable);
+      long published = generatorPublished(datagen) + malformedPublished.get();
+      progress.timeline.add(new long[] {elapsed, rows, deadLetters});
+      if (rows > 0 && progress.firstRowAtMillis < 0) {
+        progress.firstRowAtMillis = elapsed;
+      }
+      if (config.progress) {
+        double seconds = Math.max(0.001, (elapsed - lastMillis) / 1000.0);
+        out.printf(
+            "  %5.1fs  published %7d (%6.0f/s)  written %7d (%6.0f/s)  dead-lettered %5d%n",
+            elapsed / 1000.0,
+            published,
+            (published - lastPublished) / seconds,
+            rows,
+            (rows - lastRows) / seconds,
+            deadLetters);
+      }
+      lastRows = rows;
+      lastPublished = published;
+      lastMillis = elapsed;
+      PipelineResult.State state = ingestion.getState();
+      if (state == PipelineResult.State.FAILED || state == PipelineResult.State.CANCELLED) {
+        progress.problems.add("The ingestion pipeline stopped early in state " + state);
+        break;
+      }
+      boolean inputDone = generatorDone.isDone() && malformedDone.isDone();
+      if (inputDone
+          && rows >= config.events
+          && deadLetters >= malformedCount
+          && distinctEventIds(table) >= config.events) {
+        progress.accountedAtMillis = elapsed;
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        progress.timedOut = true;
+        progress.problems.add(
+            "Timed out after "
+                + config.timeout.toSeconds()
+                + " s before every event was accounted for");
+        break;
+      }
+    }
+    // Late duplicates (a redelivery, a retried append) would land within about one ack
+    // deadline; an exactly-once step must not produce any, so give them a moment to show.
+    Thread.sleep(progress.timedOut ? 0 : 2000);
+    return progress;
+  }
+
+  long countRows(String table) throws IOException {
+    if (!stack.bigquery().tableExists(LocalRunConfig.DATASET, table)) {
+      return 0;
+    }
+    return stack
+        .bigquery()
+        .queryLong("SELECT COUNT(*) FROM `" + LocalRunConfig.DATASET + "." + table + "`");
+  }
+
+  long distinctEventIds(String table) throws IOException {
+    return stack.bigquery().queryLong(LocalReport.distinctIdsSql(table));
+  }
+
+  static long generatorPublished(PipelineResult datagen) {
+    if (datagen == null) {
+      return 0;
+    }
+    try {
+      MetricQueryResults results =
+          datagen
+              .metrics()
+              .queryMetrics(
+                  MetricsFilter.builder()
+                      .addNameFilter(MetricNameFilter.named("datagen", "events_generated"))
+                      .build());
+      long total = 0;
+      for (MetricResult<Long> counter : results.getCounters()) {
+        total += counter.getAttempted();
+      }
+      return total;
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  static MetricQueryResults ingestionMetrics(PipelineResult ingestion) {
+    return ingestion
+        .metrics()
+        .queryMetrics(
+            MetricsFilter.builder()
+                .addNameFilter(MetricNameFilter.inNamespace(IngestionMetrics.NAMESPACE))
+                .build());
+  }
+
+  static Map<String, Long> counters(MetricQueryResults results) {
+    Map<String, Long> totals = new HashMap<>();
+    for (MetricResult<Long> counter : results.getCounters()) {
+      totals.merge(counter.getName().getName(), counter.getAttempted(), Long::sum);
+    }
+    return totals;
+  }
+
+  static DistributionResult distribution(MetricQueryResults results, String name) {
+    DistributionResult merged = null;
+    for (MetricResult<DistributionResult> d : results.getDistributions()) {
+      if (!d.getName().getName().equals(name)) {
+        continue;
+      }
+      DistributionResult value = d.getAttempted();
+      merged =
+          merged == null
+              ? value
+              : DistributionResult.create(
+                  merged.getSum() + value.getSum(),
+                  merged.getCount() + value.getCount(),
+                  Math.min(merged.getMin(), value.getMin()),
+                  Math.max(merged.getMax(), value.getMax()));
+    }
+    return merged;
+  }
+
+  public static void cancelQuietly(PipelineResult result) {
+    try {
+      if (!result.getState().isTerminal()) {
+        result.cancel();
+      }
+    } catch (IOException | RuntimeException e) {
+      // Best effort: the JVM ends right after a local run anyway.
+    }
+  }
+
+  /** Value of the event id attribute column, for JSON rows read back from the emulator. */
+  static String attribute(JsonNode attributes, String key) {
+    for (JsonNode entry : attributes) {
+      if (key.equals(entry.path("key").asText())) {
+        return entry.path("value").asText();
+      }
+    }
+    return null;
+  }
+
+  static final String EVENT_ID = EventAttributes.EVENT_ID;
+}

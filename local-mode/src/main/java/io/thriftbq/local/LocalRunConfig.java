@@ -1,0 +1,270 @@
+package io.thriftbq.local;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What one local run does; parsed from {@code run-local.sh}'s flags or built by tests. */
+public final class LocalRunConfig {
+  public static final String PROJECT = "local-project";
+  public static final String DATASET = "local_dataset";
+  public static final String EVENT_CLASS = "io.thriftbq.sample.Event";
+
+  TuningStep step = TuningStep.STEP_7;
+  long events = 2000;
+  long ratePerSec = 500;
+  double badRatio = 0.01;
+  Path reportFile;
+  boolean keep;
+  Duration timeout = Duration.ofMinutes(5);
+  long seed = 1;
+  Integer triggeringFrequencySec;
+  int recordsPerMessage = 1;
+  boolean progress = true;
+  boolean directRunnerChecks;
+  String table;
+  int sampleRows = 3;
+  boolean help;
+
+  public static LocalRunConfig defaults() {
+    return new LocalRunConfig();
+  }
+
+  public static String usage() {
+    return String.join(
+        "\n",
+        "Usage: scripts/run-local.sh [options]",
+        "",
+        "Runs the whole system on this machine: the Pub/Sub and BigQuery emulators on 127.0.0.1,",
+        "the ingestion pipeline on the DirectRunner with one tuning step's configuration, and the",
+        "data generator for a bounded number of events; then reports what arrived.",
+        "",
+        "  --step N                tuning step 1..7 (default 7); see docs/LOCAL.md for the table",
+        "  --events N              events the generator publishes (default 2000)",
+        "  --rate N                generator rate, events/s (default 500)",
+        "  --bad-ratio R           malformed messages to mix in, as a fraction of --events",
+        "                          (default 0.01; 0 for none)",
+        "  --records-per-message N events per Pub/Sub message; >1 sends compressed envelopes",
+        "                          (default 1, as in the study)",
+        "  --seed N                generator seed (default 1)",
+        "  --triggering-frequency S override the step's Storage Write triggering frequency (s)",
+        "  --timeout SECONDS       give up waiting for events after this long (default 300)",
+        "  --report FILE           also write the report as JSON to FILE",
+        "  --table NAME            output table (default events_stepN)",
+        "  --direct-runner-checks  keep the DirectRunner's immutability/encodability checks on",
+        "                          (slower; the tests keep them on)",
+        "  --no-progress           do not print a progress line per second",
+        "  --keep                  keep the emulators' data directory and logs",
+        "  --help                  this text",
+        "",
+        "Exit status: 0 when every event is accounted for (written or dead-lettered) and an",
+        "exactly-once step (4-6) wrote no duplicates; 1 otherwise; 2 for bad arguments.");
+  }
+
+  public static LocalRunConfig parse(String[] args) {
+    LocalRunConfig config = new LocalRunConfig();
+    List<String> list = new ArrayList<>(List.of(args));
+    for (int i = 0; i < list.size(); i++) {
+      String arg = list.get(i);
+      String name = arg;
+      String value = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        name = arg.substring(0, eq);
+        value = arg.substring(eq + 1);
+      }
+      switch (name) {
+        case "--help":
+        case "-h":
+          config.help = true;
+          break;
+        case "--keep":
+          config.keep = true;
+          break;
+        case "--no-progress":
+          config.progress = false;
+          break;
+        case "--direct-runner-checks":
+          config.directRunnerChecks = true;
+          break;
+        default:
+          if (!name.startsWith("--")) {
+            throw new IllegalArgumentException("Unexpected argument: " + arg);
+          }
+          if (value == null) {
+            if (i + 1 >= list.size()) {
+              throw new IllegalArgumentException(name + " needs a value");
+            }
+            value = list.get(++i);
+          }
+          config.set(name, value);
+      }
+    }
+    config.validate();
+    return config;
+  }
+
+  private void set(String name, String value) {
+    try {
+      switch (name) {
+        case "--step":
+          step = TuningStep.of(Integer.parseInt(value));
+          break;
+        case "--events":
+          events = Long.parseLong(value);
+          break;
+        case "--rate":
+          ratePerSec = Long.parseLong(value);
+          break;
+        case "--bad-ratio":
+          badRatio = Double.parseDouble(value);
+          break;
+        case "--records-per-message":
+          recordsPerMessage = Integer.parseInt(value);
+          break;
+        case "--seed":
+          seed = Long.parseLong(value);
+          break;
+        case "--triggering-frequency":
+          triggeringFrequencySec = Integer.parseInt(value);
+          break;
+        case "--timeout":
+          timeout = Duration.ofSeconds(Long.parseLong(value));
+          break;
+        case "--report":
+          reportFile = Paths.get(value);
+          break;
+        case "--table":
+          table = value;
+          break;
+        default:
+          throw new IllegalArgumentException("Unknown option " + name + " (see --help)");
+      }
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + "=" + value + " is not a number");
+    }
+  }
+
+  void validate() {
+    if (events < 1) {
+      throw new IllegalArgumentException("--events must be at least 1");
+    }
+    if (ratePerSec < 1) {
+      throw new IllegalArgumentException("--rate must be at least 1 event/s");
+    }
+    if (badRatio < 0 || badRatio > 1) {
+      throw new IllegalArgumentException("--bad-ratio must be between 0 and 1");
+    }
+    if (recordsPerMessage < 1) {
+      throw new IllegalArgumentException("--records-per-message must be at least 1");
+    }
+    if (triggeringFrequencySec != null && triggeringFrequencySec < 1) {
+      throw new IllegalArgumentException("--triggering-frequency must be at least 1 s");
+    }
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("--timeout must be positive");
+    }
+    if (table != null && !table.matches("[A-Za-z_][A-Za-z0-9_]{0,200}")) {
+      throw new IllegalArgumentException("--table must be a plain BigQuery table name");
+    }
+  }
+
+  public int malformedCount() {
+    return (int) Math.round(events * badRatio);
+  }
+
+  public String tableName() {
+    return table != null ? table : "events_step" + step.number();
+  }
+
+  // Fluent setters for tests and the runner.
+  public LocalRunConfig step(TuningStep value) {
+    step = value;
+    return this;
+  }
+
+  public LocalRunConfig events(long value) {
+    events = value;
+    return this;
+  }
+
+  public LocalRunConfig rate(long value) {
+    ratePerSec = value;
+    return this;
+  }
+
+  public LocalRunConfig badRatio(double value) {
+    badRatio = value;
+    return this;
+  }
+
+  public LocalRunConfig table(String value) {
+    table = value;
+    return this;
+  }
+
+  public LocalRunConfig timeout(Duration value) {
+    timeout = value;
+    return this;
+  }
+
+  public LocalRunConfig seed(long value) {
+    seed = value;
+    return this;
+  }
+
+  public LocalRunConfig triggeringFrequencySec(Integer value) {
+    triggeringFrequencySec = value;
+    return this;
+  }
+
+  public LocalRunConfig recordsPerMessage(int value) {
+    recordsPerMessage = value;
+    return this;
+  }
+
+  public LocalRunConfig progress(boolean value) {
+    progress = value;
+    return this;
+  }
+
+  public LocalRunConfig directRunnerChecks(boolean value) {
+    directRunnerChecks = value;
+    return this;
+  }
+
+  public LocalRunConfig reportFile(Path value) {
+    reportFile = value;
+    return this;
+  }
+
+  public TuningStep step() {
+    return step;
+  }
+
+  public long events() {
+    return events;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public int recordsPerMessage() {
+    return recordsPerMessage;
+  }
+
+  public Path reportFile() {
+    return reportFile;
+  }
+
+  public boolean keep() {
+    return keep;
+  }
+
+  public boolean help() {
+    return help;
+  }
+}

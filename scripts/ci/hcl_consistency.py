@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Consistency checks over the Terraform configuration, offline (no provider needed).
+
+terraform validate/plan cannot run without the Google provider, which is not obtainable offline;
+these checks catch the mistakes they would have caught in our own wiring:
+
+* every variable of the root and of each module is declared with a type and a description, and
+  is used; every var.X used is declared;
+* every output has a description; every module.M.X the root reads is an output of M;
+* every module call passes each required input of the module and nothing it does not declare;
+* every Terraform output the scripts read (tf_output NAME) exists;
+* terraform.tfvars.example sets only declared variables, and every required one;
+* the name-prefix rule is the same in Terraform and in scripts/lib/common.sh;
+* security rules: no firewall open to 0.0.0.0/0, no SSH rule, no project metadata, no primitive
+  roles, and roles/dataflow.worker is the only project-level grant;
+* the schema files are BigQuery JSON schemas, and the dead-letter schema has the agreed columns.
+
+Prints one line per failure and exits 1 if there is any.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import hcl2
+
+ROOT = Path(__file__).resolve().parents[2]
+TF = ROOT / "terraform"
+SCRIPTS = ROOT / "scripts"
+
+failures = []
+checks = 0
+
+
+def check(ok, message):
+    global checks
+    checks += 1
+    if not ok:
+        failures.append(message)
+
+
+def unquote(v):
+    """python-hcl2 8 keeps the quotes of block labels and string literals."""
+    if isinstance(v, str) and len(v) >= 2 and v[0] == v[-1] == '"':
+        return v[1:-1]
+    return v
+
+
+def unwrap(v):
+    """Older python-hcl2 versions wrap attribute values in one-element lists."""
+    while isinstance(v, list) and len(v) == 1:
+        v = v[0]
+    if isinstance(v, list):
+        return [unquote(x) for x in v]
+    return unquote(v)
+
+
+def blocks(parsed, kind):
+    """Yield (name, body) of the blocks of one kind (variable, output, module) in a parsed file."""
+    for entry in parsed.get(kind, []):
+        for name, body in entry.items():
+            yield unquote(name), {unquote(k): v for k, v in body.items()}
+
+
+def resources(parsed):
+    for entry in parsed.get("resource", []):
+        for rtype, named in entry.items():
+            for name, body in named.items():
+                yield unquote(rtype), unquote(name), body
+
+
+def load_dir(directory):
+    files = sorted(directory.glob("*.tf"))
+    parsed = {}
+    for f in files:
+        with f.open() as fh:
+            parsed[f] = hcl2.load(fh)
+    text = "\n".join(f.read_text() for f in files)
+    return parsed, text
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(re.sub(r"(^|\s)(#|//).*$", "", line) for line in text.splitlines())
+
+
+def module_interface(directory):
+    parsed, text = load_dir(directory)
+    variables, outputs = {}, {}
+    for f, p in parsed.items():
+        for name, body in blocks(p, "variable"):
+            variables[name] = body
+        for name, body in blocks(p, "output"):
+            outputs[name] = body
+    return parsed, strip_comments(text), variables, outputs
+
+
+def check_module(directory, label):
+    parsed, text, variables, outputs = module_interface(directory)
+    check(variables or label != "root", f"{label}: no variables found")
+    for name, body in variables.items():
+        check(unwrap(body.get("description")), f"{label}: variable {name} has no description")
+        check(body.get("type") is not None, f"{label}: variable {name} has no type")
+        uses = len(re.findall(rf"\bvar\.{re.escape(name)}\b", text))
+        # Uses inside the variable's own validation block do not count as use.
+        own = 0
+        m = re.search(rf'variable\s+"{re.escape(name)}"\s*\{{(.*?)\n\}}', text, flags=re.S)
+        if m:
+            own = len(re.findall(rf"\bvar\.{re.escape(name)}\b", m.group(1)))
+        check(uses - own > 0, f"{label}: variable {name} is declared but never used")
+    for used in sorted(set(re.findall(r"\bvar\.([A-Za-z_][A-Za-z0-9_-]*)", text))):
+        check(used in variables, f"{label}: var.{used} is used but not declared")
+    for name, body in outputs.items():
+        check(unwrap(body.get("description")), f"{label}: output {name} has no description")
+    return parsed, text, variables, outputs
+
+
+def main():
+    root_parsed, root_text, root_vars, root_outputs = check_module(TF, "root")
+
+    # Module calls: inputs match the module's variables; outputs read exist.
+    modules = {}
+    for f, p in root_parsed.items():
+        for name, body in blocks(p, "module"):
+            modules[name] = body
+    check(modules, "root: no module calls found")
+    meta_args = {"source", "depends_on", "providers", "count", "for_each", "version"}
+    for name, body in modules.items():
+        source = unwrap(body.get("source"))
+        directory = (TF / source).resolve()
+        check(directory.is_dir(), f"module {name}: source {source} is not a directory")
+        if not directory.is_dir():
+            continue
+        _, _, mvars, mouts = check_module(directory, f"module {name}")
+        passed = {unquote(k) for k in body if unquote(k) not in meta_args and not k.startswith("__")}
+        for k in sorted(passed - set(mvars)):
+            check(False, f"module {name}: passes {k}, which the module does not declare")
+        for k, v in sorted(mvars.items()):
+            if "default" not in v:
+                check(k in passed, f"module {name}: required input {k} is not passed")
+        for used in sorted(set(re.findall(rf"\bmodule\.{re.escape(name)}\.([A-Za-z_][A-Za-z0-9_]*)", root_text))):
+            check(used in mouts, f"root reads module.{name}.{used}, which is not an output of the module")
+    for used in sorted(set(re.findall(r"\bmodule\.([A-Za-z_][A-Za-z0-9_]*)\.", root_text))):
+        check(used in modules, f"root reads module.{used}, which is not called")
+
+    # Outputs the scripts read.
+    script_text = ""
+    for f in sorted(SCRIPTS.rglob("*.sh")):
+        if "test" in f.relative_to(SCRIPTS).parts:
+            continue
+        script_text += f.read_text()
+    read = set(re.findall(r"tf_output\s+([a-z_]+)", script_text))
+    read.discard("NAME")
+    check(read, "scripts: no tf_output call found")
+    for name in sorted(read):
+        check(name in root_outputs, f"scripts read terraform output {name}, which terraform/outputs.tf does not declare")
+
+    # Example tfvars.
+    example = TF / "terraform.tfvars.example"
+    check(example.is_file(), "terraform/terraform.tfvars.example is missing")
+    if example.is_file():
+        with example.open() as fh:
+            values = hcl2.load(fh)
+        values = {unquote(k): v for k, v in values.items()}
+        for k in sorted(k for k in values if not k.startswith("__")):
+            check(k in root_vars, f"terraform.tfvars.example sets {k}, which is not a variable")
+        for k, v in sorted(root_vars.items()):
+            if "default" not in v:
+                check(k in values, f"terraform.tfvars.example lacks the required variable {k}")
+
+    # The prefix rule is the same on both sides.
+    prefix_rule = "^[a-z]([a-z0-9]|-[a-z0-9]){2,19}$"
+    check(prefix_rule in (TF / "variables.tf").read_text(), "variables.tf: name_prefix rule changed; update scripts/lib/common.sh too")
+    check(prefix_rule in (SCRIPTS / "lib" / "common.sh").read_text(), "common.sh: validate_prefix rule differs from terraform name_prefix")
+
+    # Security rules over every resource.
+    all_dirs = [TF] + [d for d in sorted((TF / "modules").iterdir()) if d.is_dir()]
+    project_roles = []
+    for d in all_dirs:
+        parsed, _ = load_dir(d)
+        for f, p in parsed.items():
+            for rtype, name, body in resources(p):
+                where = f"{f.relative_to(ROOT)}: {rtype}.{name}"
+                check(rtype not in ("google_compute_project_metadata", "google_compute_project_metadata_item"),
+                      f"{where}: project-wide metadata must not be managed")
+                if rtype == "google_compute_firewall":
+                    ranges = unwrap(body.get("source_ranges")) or []
+                    ranges = ranges if isinstance(ranges, list) else [ranges]
+                    check("0.0.0.0/0" not in ranges, f"{where}: open to 0.0.0.0/0")
+                    allows = body.get("allow", [])
+                    allows = allows if isinstance(allows, list) else [allows]
+                    for a in allows:
+                        ports = unwrap(a.get("ports")) or []
+                        ports = ports if isinstance(ports, list) else [ports]
+                        check("22" not in ports, f"{where}: opens SSH")
+                role = unwrap(body.get("role"))
+                if isinstance(role, str):
+                    check(role not in ("roles/owner", "roles/editor", "roles/viewer"), f"{where}: primitive role {role}")
+                if rtype.startswith("google_project_iam"):
+                    project_roles.append(role)
+    check(project_roles == ["roles/dataflow.worker"],
+          f"project-level roles must be exactly roles/dataflow.worker, found {project_roles}")
+
+    # Schema files.
+    for schema in ("event_table.json", "dead_letter_table.json"):
+        path = TF / "schemas" / schema
+        check(path.is_file(), f"terraform/schemas/{schema} is missing (scripts/export-schema.sh writes it)")
+        if not path.is_file():
+            continue
+        try:
+            fields = json.loads(path.read_text())
+        except ValueError as e:
+            check(False, f"{schema}: not JSON: {e}")
+            continue
+        check(isinstance(fields, list) and fields, f"{schema}: not a non-empty JSON array")
+        for field in fields if isinstance(fields, list) else []:
+            check(isinstance(field, dict) and field.get("name") and field.get("type"), f"{schema}: field without name or type: {field}")
+        if schema == "dead_letter_table.json" and isinstance(fields, list):
+            got = {f.get("name"): (f.get("type"), f.get("mode", "NULLABLE")) for f in fields if isinstance(f, dict)}
+            expected = {
+                "payload": "BYTES", "payload_format": "STRING", "stage": "STRING",
+                "error_message": "STRING", "message_id": "STRING", "publish_time": "TIMESTAMP",
+                "attributes": "RECORD", "failed_at": "TIMESTAMP", "event_table": "STRING",
+            }
+            for col, typ in expected.items():
+                check(col in got and got[col][0] == typ, f"dead_letter_table.json: column {col} should be {typ}, got {got.get(col)}")
+            check(got.get("attributes", (None, None))[1] == "REPEATED", "dead_letter_table.json: attributes should be REPEATED")
+            check("failed_at" in got, "dead_letter_table.json: failed_at partitions the table")
+
+    for f in failures:
+        print(f"FAIL: {f}")
+    print(f"hcl consistency: {checks - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

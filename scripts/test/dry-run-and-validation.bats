@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# --dry-run calls nothing; missing or bad inputs fail with a clear message; --help; --local.
+
+load test_helper
+
+ALL_SCRIPTS=(
+  1-streaming-inserts-tablerow.sh 2-streaming-inserts-512-keys.sh 3-streaming-inserts-autosharding.sh
+  4-storage-write-exactly-once-tablerow.sh 5-storage-write-exactly-once-beamrow.sh
+  6-storage-write-exactly-once-avro.sh 7-storage-write-at-least-once-avro.sh
+  stop-pipelines.sh flex-template-build.sh flex-template-run.sh export-schema.sh
+)
+
+@test "every script has --help, set -euo pipefail and is executable" {
+  for s in "${ALL_SCRIPTS[@]}"; do
+    [[ -x "$SCRIPTS/$s" ]] || fail "$s is not executable"
+    grep -qx 'set -euo pipefail' "$SCRIPTS/$s" || fail "$s lacks set -euo pipefail"
+    run "$SCRIPTS/$s" --help
+    assert_success
+    assert_output --partial "Usage:"
+  done
+  [[ ! -s "$STUB_LOG" ]]
+}
+
+@test "the dry run of every numbered script prints the exact commands and calls nothing" {
+  for n in 1 2 3 4 5 6 7; do
+    run "$SCRIPTS/$n"-*.sh --project stub-project --dry-run
+    assert_success
+    assert_line --partial "terraform -chdir=$(cd "$SCRIPTS/.." && pwd)/terraform apply -input=false -var=project_id=stub-project"
+    assert_line --partial "java -cp $THRIFTBQ_INGEST_JAR io.thriftbq.ingest.IngestionPipeline --runner=DataflowRunner"
+    assert_line --partial "java -cp $THRIFTBQ_DATAGEN_JAR io.thriftbq.datagen.DatagenPipeline --runner=DataflowRunner"
+    assert_line --partial "package -DskipTests"
+    assert_output --partial '"--subscription=$(terraform -chdir='
+  done
+  [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
+}
+
+@test "the dry run shows the step's settings" {
+  run "$SCRIPTS/4-storage-write-exactly-once-tablerow.sh" --project stub-project --dry-run
+  assert_output --regexp "IngestionPipeline .* --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=TABLE_ROW --storageWriteApiTriggeringFrequencySec=10 --enableBigQueryAutoshard=true"
+}
+
+@test "the dry runs of the other scripts call nothing" {
+  run "$SCRIPTS/stop-pipelines.sh" --project stub-project --dry-run --destroy
+  assert_success
+  assert_output --partial "gcloud dataflow jobs drain"
+  assert_output --partial "destroy -input=false"
+  run "$SCRIPTS/flex-template-build.sh" --project stub-project --dry-run --tag t1
+  assert_success
+  assert_output --partial "gcloud builds submit"
+  assert_output --partial "gcloud dataflow flex-template build"
+  run "$SCRIPTS/flex-template-run.sh" --project stub-project --dry-run --step 6
+  assert_success
+  assert_output --partial "gcloud dataflow flex-template run thriftbq-ingest-step6"
+  run "$SCRIPTS/export-schema.sh" --dry-run
+  assert_success
+  assert_output --partial "io.thriftbq.ingest.schema.SchemaExporter"
+  [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
+}
+
+@test "a missing project fails with a clear message and calls nothing" {
+  for s in 1-streaming-inserts-tablerow.sh stop-pipelines.sh flex-template-build.sh flex-template-run.sh; do
+    run "$SCRIPTS/$s"
+    assert_failure 2
+    assert_output --partial "--project is required"
+  done
+  run "$SCRIPTS/7-storage-write-at-least-once-avro.sh"
+  assert_failure 2
+  assert_output --partial "ERROR: --project is required (or set GOOGLE_CLOUD_PROJECT)."
+  [[ ! -s "$STUB_LOG" ]]
+}
+
+@test "GOOGLE_CLOUD_PROJECT supplies the project" {
+  GOOGLE_CLOUD_PROJECT=env-project run "$SCRIPTS/1-streaming-inserts-tablerow.sh" --dry-run
+  assert_success
+  assert_output --partial "--project=env-project"
+}
+
+@test "bad inputs fail with a clear message" {
+  s="$SCRIPTS/2-streaming-inserts-512-keys.sh"
+  run "$s" --project Bad_Project
+  assert_failure 2
+  assert_output --partial "is not a valid project id"
+  run "$s" --project stub-project --region nowhere
+  assert_failure 2
+  assert_output --partial "is not a region"
+  run "$s" --project stub-project --prefix Bad_Prefix
+  assert_failure 2
+  assert_output --partial "--prefix 'Bad_Prefix'"
+  run "$s" --project stub-project --max-workers 0
+  assert_failure 2
+  assert_output --partial "--max-workers must be a positive integer"
+  run "$s" --project stub-project --region
+  assert_failure 2
+  assert_output --partial "--region needs a value"
+  run "$s" --project stub-project --max-wrokers=3
+  assert_failure 2
+  assert_output --partial "unknown option '--max-wrokers=3'"
+  run "$s" --project stub-project stray
+  assert_failure 2
+  assert_output --partial "unexpected argument 'stray'"
+  run "$SCRIPTS/flex-template-run.sh" --project stub-project --step 8
+  assert_failure 2
+  assert_output --partial "--step must be 1 to 7"
+  run "$SCRIPTS/flex-template-run.sh" --project stub-project
+  assert_failure 2
+  assert_output --partial "--step is required"
+  run "$SCRIPTS/stop-pipelines.sh" --project stub-project --step 2 --destroy
+  assert_failure 2
+  assert_output --partial "drop --step"
+  [[ ! -s "$STUB_LOG" ]]
+}
+
+@test "--local hands the step and the other flags to run-local.sh" {
+  run "$SCRIPTS/5-storage-write-exactly-once-beamrow.sh" --local --events 1000 --rate 200
+  assert_success
+  run call_args run-local.sh 1
+  assert_output $'--step\n5\n--events\n1000\n--rate\n200'
+  [[ -z "$(calls java)$(calls gcloud)$(calls terraform)" ]]
+}
+
+@test "--local --dry-run prints the run-local.sh command only" {
+  run "$SCRIPTS/3-streaming-inserts-autosharding.sh" --local --dry-run --keep
+  assert_success
+  assert_line "$THRIFTBQ_RUN_LOCAL --step 3 --keep"
+  [[ ! -s "$STUB_LOG" ]]
+}
+
+@test "the scripts work when called through a relative path from another directory" {
+  mkdir -p "$BATS_TEST_TMPDIR/elsewhere"
+  cd "$BATS_TEST_TMPDIR/elsewhere"
+  rel="$(realpath --relative-to=. "$SCRIPTS/1-streaming-inserts-tablerow.sh")"
+  run "$rel" --project stub-project --dry-run
+  assert_success
+}

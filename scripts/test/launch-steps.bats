@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# The seven numbered launch scripts: each launches its step with exactly the SPEC table settings.
+
+load test_helper
+
+INGEST_MAIN=io.thriftbq.ingest.IngestionPipeline
+DATAGEN_MAIN=io.thriftbq.datagen.DatagenPipeline
+
+# expected_step_flags N: the SPEC table row of step N, sorted.
+expected_step_flags() {
+  case "$1" in
+    1) printf '%s\n' --bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=50 ;;
+    2) printf '%s\n' --bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=512 ;;
+    3) printf '%s\n' --bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=512 --enableBigQueryAutoshard=true ;;
+    4) printf '%s\n' --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=TABLE_ROW --storageWriteApiTriggeringFrequencySec=10 --enableBigQueryAutoshard=true ;;
+    5) printf '%s\n' --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=BEAM_ROW --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true ;;
+    6) printf '%s\n' --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=AVRO_GENERIC_RECORD --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true ;;
+    7) printf '%s\n' --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=AVRO_GENERIC_RECORD --useStorageApiConnectionPool=true ;;
+  esac | sort
+}
+
+script_of() {
+  local f
+  f="$(ls "$SCRIPTS/$1"-*.sh)"
+  [[ "$(wc -l <<<"$f")" == 1 ]] || return 1
+  printf '%s' "$f"
+}
+
+launch() {
+  run "$(script_of "$1")" --project stub-project --auto-approve "${@:2}"
+}
+
+assert_step() {
+  local n="$1"
+  launch "$n"
+  assert_success
+  diff <(java_call_for "$INGEST_MAIN" | step_flags) <(expected_step_flags "$n")
+  # The generator never gets a step flag.
+  [[ -z "$(java_call_for "$DATAGEN_MAIN" | step_flags)" ]]
+  assert_output --partial "thriftbq-ingest-step$n"
+  assert_output --partial "https://console.cloud.google.com/dataflow/jobs/us-central1/2026-01-01_00_00_00-thriftbq-ingest-step$n?project=stub-project"
+  assert_output --partial "https://console.cloud.google.com/dataflow/jobs/us-central1/2026-01-01_00_00_00-thriftbq-datagen-step$n?project=stub-project"
+}
+
+@test "there are exactly seven numbered scripts, one per step" {
+  run bash -c "ls '$SCRIPTS'/[0-9]-*.sh | wc -l"
+  assert_output 7
+  for n in 1 2 3 4 5 6 7; do script_of "$n" >/dev/null; done
+}
+
+@test "step 1 launches STREAMING_INSERTS/TABLE_ROW with the default 50 keys" { assert_step 1; }
+@test "step 2 launches STREAMING_INSERTS/TABLE_ROW with 512 keys" { assert_step 2; }
+@test "step 3 launches STREAMING_INSERTS/TABLE_ROW with auto-sharding" { assert_step 3; }
+@test "step 4 launches STORAGE_WRITE_API/TABLE_ROW, 10 s, auto-sharding" { assert_step 4; }
+@test "step 5 launches STORAGE_WRITE_API/BEAM_ROW, 1 s" { assert_step 5; }
+@test "step 6 launches STORAGE_WRITE_API/AVRO_GENERIC_RECORD, 1 s" { assert_step 6; }
+@test "step 7 launches STORAGE_API_AT_LEAST_ONCE/AVRO_GENERIC_RECORD with the connection pool" { assert_step 7; }
+
+@test "both jobs get the common Dataflow settings from the Terraform outputs" {
+  launch 4
+  assert_success
+  for main in "$INGEST_MAIN" "$DATAGEN_MAIN"; do
+    args="$(java_call_for "$main")"
+    for expected in --runner=DataflowRunner --project=stub-project --region=us-central1 \
+      --streaming=true --enableStreamingEngine --autoscalingAlgorithm=THROUGHPUT_BASED \
+      --workerMachineType=n2d-standard-4 --usePublicIps=false \
+      --subnetwork=https://www.googleapis.com/compute/v1/projects/stub-project/regions/us-central1/subnetworks/stub-workers \
+      --serviceAccount=stub-worker@stub-project.iam.gserviceaccount.com \
+      --stagingLocation=gs://stub-bucket/staging --tempLocation=gs://stub-bucket/temp; do
+      grep -qxF -- "$expected" <<<"$args" || fail "$main lacks $expected"
+    done
+  done
+  java_call_for "$INGEST_MAIN" | grep -qxF -- --maxNumWorkers=100
+  java_call_for "$DATAGEN_MAIN" | grep -qxF -- --maxNumWorkers=40
+}
+
+@test "the ingestion job reads the subscription and writes the Terraform tables" {
+  launch 6
+  args="$(java_call_for "$INGEST_MAIN")"
+  grep -qxF -- --subscription=projects/stub-project/subscriptions/stub-events-ingest <<<"$args"
+  grep -qxF -- --outputTable=stub-project:stub_ds.events <<<"$args"
+  grep -qxF -- --deadLetterTable=stub-project:stub_ds.events_dead_letter <<<"$args"
+  grep -qxF -- --jobName=thriftbq-ingest-step6 <<<"$args"
+}
+
+@test "the generator is the same in all steps: 1M events/s, one uncompressed event per message" {
+  for n in 1 7; do
+    : >"$STUB_LOG"
+    launch "$n"
+    assert_success
+    args="$(java_call_for "$DATAGEN_MAIN")"
+    for expected in --className=io.thriftbq.sample.Event --generatorRatePerSec=1000000 \
+      --maxRecordsPerBatch=1 --maxEvents=0 --outputTopic=projects/stub-project/topics/stub-events \
+      "--jobName=thriftbq-datagen-step$n"; do
+      grep -qxF -- "$expected" <<<"$args" || fail "step $n generator lacks $expected"
+    done
+  done
+}
+
+@test "terraform init and apply run with the derived variables before the jobs start" {
+  launch 2 --prefix my-demo --region europe-west4 --tfvars "$BATS_TEST_TMPDIR/extra.tfvars" || true
+  assert_failure 2
+  assert_output --partial "--tfvars file"
+  touch "$BATS_TEST_TMPDIR/extra.tfvars"
+  : >"$STUB_LOG"
+  launch 2 --prefix my-demo --region europe-west4 --tfvars "$BATS_TEST_TMPDIR/extra.tfvars"
+  assert_success
+  run calls terraform
+  assert_line --index 0 --partial $'init\t-input=false'
+  assert_line --index 1 --partial $'apply\t-input=false\t-auto-approve\t-var=project_id=stub-project\t-var=region=europe-west4\t-var=name_prefix=my-demo\t-var-file='
+  # terraform apply comes before the first java call.
+  first_java="$(grep -nP '^java\t' "$STUB_LOG" | head -n 1 | cut -d: -f1)"
+  apply="$(grep -nP '^terraform\t.*\tapply\t' "$STUB_LOG" | cut -d: -f1)"
+  ((apply < first_java))
+  java_call_for "$INGEST_MAIN" | grep -qxF -- --jobName=my-demo-ingest-step2
+}
+
+@test "the jars are built with Maven unless --skip-build" {
+  launch 1
+  run calls mvn
+  assert_output --partial $'package\t-DskipTests'
+  : >"$STUB_LOG"
+  launch 1 --skip-build --skip-terraform
+  assert_success
+  [[ -z "$(calls mvn)" ]]
+  [[ -z "$(grep -P '^terraform\t.*\t(init|apply)\t' "$STUB_LOG" || true)" ]]
+}
+
+@test "extra Beam flags and everything after -- pass through to the ingestion job" {
+  launch 5 --numWorkers=5 -- --includePublishTime=true
+  assert_success
+  args="$(java_call_for "$INGEST_MAIN")"
+  grep -qxF -- --numWorkers=5 <<<"$args"
+  grep -qxF -- --includePublishTime=true <<<"$args"
+  ! grep -qxF -- --numWorkers=5 <<<"$(java_call_for "$DATAGEN_MAIN")"
+}
+
+@test "--generator-arg passes a flag to the generator only" {
+  launch 3 --generator-arg=--seed=7
+  assert_success
+  java_call_for "$DATAGEN_MAIN" | grep -qxF -- --seed=7
+  ! java_call_for "$INGEST_MAIN" | grep -qxF -- --seed=7
+}
+
+@test "--no-generator starts only the ingestion job" {
+  launch 7 --no-generator
+  assert_success
+  [[ "$(calls java | wc -l)" == 1 ]]
+}
+
+@test "a running job of the prefix stops the launch before any job starts" {
+  export STUB_GCLOUD_JOBS=$'2026-01-01_old thriftbq-ingest-step3\n'
+  launch 4
+  assert_failure
+  assert_output --partial "still running"
+  assert_output --partial "stop-pipelines.sh"
+  [[ -z "$(calls java)" ]]
+}
+
+@test "jobs of another prefix do not block the launch" {
+  export STUB_GCLOUD_JOBS=$'2026-01-01_x other-ingest-step3\n2026-01-01_y unrelated-job\n'
+  launch 4
+  assert_success
+}
+
+@test "a failing java launch fails the script with a clear message" {
+  export STUB_JAVA_FAIL=1
+  launch 1
+  assert_failure
+  assert_output --partial "the ingestion job did not start"
+}
