@@ -32,8 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pub/Sub (Thrift events, optionally in envelopes) → decode → optional user function → row format
- * → BigQuery, with every failure in a dead-letter table.
+ * Pub/Sub (Thrift events, optionally in envelopes) → decode → optional user function → row format →
+ * BigQuery, with every failure in a dead-letter table.
  *
  * <pre>
  * Read ─▶ CountAndUnpack ─▶ Decode(+UDF, convert) ─▶ HandToSink ─▶ BigQueryIO ─┐ rejected rows
@@ -84,12 +84,11 @@ public final class IngestionPipeline {
    *     when {@code --storageWriteApiEmulatorHost} is set)
    * @return every dead letter, before it is written to the dead-letter table
    */
-  public static PCollection<DeadLetter> apply(
+  public static PCollection<DeadLetter> ingest(
       PCollection<PubsubMessage> messages,
       IngestionOptions options,
       @Nullable BigQueryServices bigQueryServices) {
-    IngestionOptionsValidator.validate(
-        options, false, messages.isBounded() == IsBounded.BOUNDED);
+    IngestionOptionsValidator.validate(options, false, messages.isBounded() == IsBounded.BOUNDED);
     return applyAfterRead(messages, options, bigQueryServices);
   }
 

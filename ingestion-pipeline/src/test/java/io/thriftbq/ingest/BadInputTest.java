@@ -107,7 +107,8 @@ public class BadInputTest {
     corruptEnvelope.putAll(TestData.attributes(11));
     byte[] corrupt = "not a zlib stream".getBytes(StandardCharsets.UTF_8);
     messages.add(
-        TestData.published(new PubsubMessage(corrupt, corruptEnvelope, TestData.messageId(11)), 11));
+        TestData.published(
+            new PubsubMessage(corrupt, corruptEnvelope, TestData.messageId(11)), 11));
     messages.add(TestData.published(TestData.message(REJECTED), REJECTED));
     // A valid envelope of events 13, 14, 15 among the bad ones.
     Map<String, String> envelopeAttributes = EventEnvelope.envelopeAttributes(3);
@@ -120,7 +121,7 @@ public class BadInputTest {
 
     Pipeline pipeline = Pipeline.create(options);
     PCollection<DeadLetter> deadLetters =
-        IngestionPipeline.apply(
+        IngestionPipeline.ingest(
             pipeline.apply(
                 Create.timestamped(messages)
                     .withCoder(PubsubMessageWithAttributesAndMessageIdCoder.of())),

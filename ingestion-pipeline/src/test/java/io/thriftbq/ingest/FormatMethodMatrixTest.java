@@ -79,7 +79,7 @@ public class FormatMethodMatrixTest {
       IngestionOptions options = TestOptions.create(fake, format, method, tuningArgs());
       Pipeline pipeline = Pipeline.create(options);
       PCollection<DeadLetter> deadLetters =
-          IngestionPipeline.apply(input(pipeline), options, fake.services);
+          IngestionPipeline.ingest(input(pipeline), options, fake.services);
       PAssert.that(deadLetters).empty();
       pipeline.run().waitUntilFinish();
 
@@ -121,22 +121,29 @@ public class FormatMethodMatrixTest {
     List<TimestampedValue<PubsubMessage>> messages = TestData.publishedMessages(EVENTS);
     if (!unbounded) {
       return pipeline.apply(
-          Create.timestamped(messages).withCoder(PubsubMessageWithAttributesAndMessageIdCoder.of()));
+          Create.timestamped(messages)
+              .withCoder(PubsubMessageWithAttributesAndMessageIdCoder.of()));
     }
     TestStream.Builder<PubsubMessage> stream =
         TestStream.create(PubsubMessageWithAttributesAndMessageIdCoder.of())
             .advanceWatermarkTo(TestData.PUBLISH_BASE);
     // Two batches with a watermark step between them, so the write sees more than one bundle.
     int half = EVENTS / 2;
-    stream = stream.addElements(messages.get(0), messages.subList(1, half).toArray(new TimestampedValue[0]));
+    stream =
+        stream.addElements(
+            messages.get(0), messages.subList(1, half).toArray(new TimestampedValue[0]));
     stream = stream.advanceWatermarkTo(TestData.publishTime(half));
     stream =
         stream.addElements(
-            messages.get(half), messages.subList(half + 1, EVENTS).toArray(new TimestampedValue[0]));
+            messages.get(half),
+            messages.subList(half + 1, EVENTS).toArray(new TimestampedValue[0]));
     return pipeline.apply(stream.advanceWatermarkToInfinity());
   }
 
-  /** Checks row contents field by field against the generated events, independently of the converters. */
+  /**
+   * Checks row contents field by field against the generated events, independently of the
+   * converters.
+   */
   private static void assertRowsMatchEvents(StorageFormat format, List<Map<String, Object>> rows) {
     Map<String, Integer> sequenceById = new TreeMap<>();
     for (int i = 0; i < EVENTS; i++) {
@@ -196,7 +203,8 @@ public class FormatMethodMatrixTest {
       }
       List<String> expectedAttributes = new ArrayList<>();
       TestData.attributes(sequence).forEach((k, v) -> expectedAttributes.add(k + "=" + v));
-      assertThat(where + " attributes", attributes, containsInAnyOrder(expectedAttributes.toArray()));
+      assertThat(
+          where + " attributes", attributes, containsInAnyOrder(expectedAttributes.toArray()));
     }
   }
 }

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code local-bigquery} emulator on 127.0.0.1: BigQuery REST v2 on one port, the Storage
- * Write API (plaintext gRPC) on another. Queries go through {@code jobs.query}, so what the report
- * counts is what a user would see with {@code bq query} against the emulator.
+ * The {@code local-bigquery} emulator on 127.0.0.1: BigQuery REST v2 on one port, the Storage Write
+ * API (plaintext gRPC) on another. Queries go through {@code jobs.query}, so what the report counts
+ * is what a user would see with {@code bq query} against the emulator.
  */
 public final class BigQueryEmulator implements AutoCloseable {
   private final ManagedProcess process;
@@ -54,8 +54,7 @@ public final class BigQueryEmulator implements AutoCloseable {
             dataset,
             "--data-dir",
             dataDir.toString());
-    ManagedProcess process =
-        ManagedProcess.start("bigquery-emulator", command, Map.of(), logFile);
+    ManagedProcess process = ManagedProcess.start("bigquery-emulator", command, Map.of(), logFile);
     BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project);
     try {
       emulator.awaitReady(Duration.ofSeconds(60));

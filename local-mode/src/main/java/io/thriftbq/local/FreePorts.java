@@ -14,8 +14,8 @@ public final class FreePorts {
   private FreePorts() {}
 
   /**
-   * A port that was free on 127.0.0.1 a moment ago. Another process may take it before the
-   * emulator binds it; the caller retries the start on a fresh port when that happens.
+   * A port that was free on 127.0.0.1 a moment ago. Another process may take it before the emulator
+   * binds it; the caller retries the start on a fresh port when that happens.
    */
   public static int pick() {
     try (ServerSocket socket = new ServerSocket()) {

@@ -17,9 +17,9 @@ import org.apache.beam.sdk.metrics.DistributionResult;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
 
 /**
- * What a local run published, what arrived in the emulator's tables, and how fast. Everything
- * about rows is queried from the BigQuery emulator after the run, not taken from the pipeline's
- * own counters (which are reported next to it as a cross-check).
+ * What a local run published, what arrived in the emulator's tables, and how fast. Everything about
+ * rows is queried from the BigQuery emulator after the run, not taken from the pipeline's own
+ * counters (which are reported next to it as a cross-check).
  */
 public final class LocalReport {
   /** The latency interval, in words, as printed and written to JSON. */
@@ -39,17 +39,23 @@ public final class LocalReport {
   public long rowsInTable;
   public long distinctEventIds;
   public long rowsWithoutEventId;
+
   /** Event id → number of rows with it, for ids seen more than once. */
   public final Map<Long, Long> duplicates = new TreeMap<>();
+
   public final List<Long> missingIds = new ArrayList<>();
   public long deadLetters;
   public final Map<String, Long> deadLettersByStage = new TreeMap<>();
+
   /** Malformed message id → stage found in the dead-letter table. */
   public final Map<String, String> malformedStages = new TreeMap<>();
+
   public final List<String> malformedMissing = new ArrayList<>();
   public final List<String> malformedWrongStage = new ArrayList<>();
+
   /** Valid generated events that were dead-lettered: id → stage. */
   public final Map<Long, String> validEventsDeadLettered = new TreeMap<>();
+
   public final List<String> problems = new ArrayList<>();
   public final List<String> warnings = new ArrayList<>();
   public long[] latencySamples = new long[0];
@@ -158,7 +164,13 @@ public final class LocalReport {
         report.malformedMissing.add(bad.id());
       } else if (!stage.equals(bad.kind().expectedStage().name())) {
         report.malformedWrongStage.add(
-            bad.id() + " (" + bad.kind() + "): " + stage + ", expected " + bad.kind().expectedStage());
+            bad.id()
+                + " ("
+                + bad.kind()
+                + "): "
+                + stage
+                + ", expected "
+                + bad.kind().expectedStage());
       }
     }
     for (long id = 0; id < config.events; id++) {
@@ -174,7 +186,8 @@ public final class LocalReport {
     }
     if (!report.malformedMissing.isEmpty()) {
       report.problems.add(
-          report.malformedMissing.size() + " malformed message(s) missing from the dead-letter table");
+          report.malformedMissing.size()
+              + " malformed message(s) missing from the dead-letter table");
     }
     if (!report.duplicates.isEmpty()) {
       String text =
@@ -190,7 +203,8 @@ public final class LocalReport {
     }
     if (!report.malformedWrongStage.isEmpty()) {
       report.warnings.add(
-          report.malformedWrongStage.size() + " malformed message(s) dead-lettered at an unexpected stage");
+          report.malformedWrongStage.size()
+              + " malformed message(s) dead-lettered at an unexpected stage");
     }
     if (!report.validEventsDeadLettered.isEmpty()) {
       report.warnings.add(
@@ -201,7 +215,8 @@ public final class LocalReport {
     }
 
     report.json =
-        report.toJson(config, stack, table, channel, ingestionArgs, progress, metrics, deadLetterTableExists);
+        report.toJson(
+            config, stack, table, channel, ingestionArgs, progress, metrics, deadLetterTableExists);
     return report;
   }
 
@@ -280,8 +295,7 @@ public final class LocalReport {
     ObjectNode throughput = root.putObject("throughput");
     if (progress.generatorMillis > 0) {
       throughput.put(
-          "generator_events_per_sec",
-          round(eventsPublished * 1000.0 / progress.generatorMillis));
+          "generator_events_per_sec", round(eventsPublished * 1000.0 / progress.generatorMillis));
       throughput.put("generator_wall_sec", round(progress.generatorMillis / 1000.0));
     }
     double sustained = sustainedRowsPerSec(progress);
@@ -325,13 +339,19 @@ public final class LocalReport {
 
     ArrayNode timeline = root.putArray("timeline");
     for (long[] point : progress.timeline) {
-      timeline.addObject().put("t_ms", point[0]).put("rows", point[1]).put("dead_letters", point[2]);
+      timeline
+          .addObject()
+          .put("t_ms", point[0])
+          .put("rows", point[1])
+          .put("dead_letters", point[2]);
     }
 
     ArrayNode samples = root.putArray("sample_rows");
     if (rowsInTable > 0) {
       JsonNode result =
-          stack.bigquery().rawQuery("SELECT * FROM " + qualified(table) + " LIMIT " + config.sampleRows);
+          stack
+              .bigquery()
+              .rawQuery("SELECT * FROM " + qualified(table) + " LIMIT " + config.sampleRows);
       for (JsonNode row : result.path("rows")) {
         samples.add(QueryRows.toObject(result.path("schema").path("fields"), row));
       }
@@ -414,24 +434,55 @@ public final class LocalReport {
         .append(", ")
         .append(c.path("extra_setting").asText())
         .append(") ===\n");
-    s.append(String.format("Published         %d events + %d malformed messages%n", eventsPublished, malformedPublished));
-    s.append(String.format("Rows in table     %d (%d distinct event ids)%n", rowsInTable, distinctEventIds));
-    s.append(String.format("Missing ids       %d%s%n", missingIds.size(), missingIds.isEmpty() ? "" : " e.g. " + missingIds.subList(0, Math.min(10, missingIds.size()))));
-    s.append(String.format("Duplicates        %d ids, %d extra rows%s%n", duplicates.size(), rowsInTable - rowsWithoutEventId - distinctEventIds, exactlyOnce ? " (exactly-once step: must be 0)" : " (at-least-once step: allowed)"));
-    s.append(String.format("Dead letters      %d %s; malformed found %d/%d%n", deadLetters, deadLettersByStage, malformedStages.size(), malformedPublished));
+    s.append(
+        String.format(
+            "Published         %d events + %d malformed messages%n",
+            eventsPublished, malformedPublished));
+    s.append(
+        String.format(
+            "Rows in table     %d (%d distinct event ids)%n", rowsInTable, distinctEventIds));
+    s.append(
+        String.format(
+            "Missing ids       %d%s%n",
+            missingIds.size(),
+            missingIds.isEmpty()
+                ? ""
+                : " e.g. " + missingIds.subList(0, Math.min(10, missingIds.size()))));
+    s.append(
+        String.format(
+            "Duplicates        %d ids, %d extra rows%s%n",
+            duplicates.size(),
+            rowsInTable - rowsWithoutEventId - distinctEventIds,
+            exactlyOnce ? " (exactly-once step: must be 0)" : " (at-least-once step: allowed)"));
+    s.append(
+        String.format(
+            "Dead letters      %d %s; malformed found %d/%d%n",
+            deadLetters, deadLettersByStage, malformedStages.size(), malformedPublished));
     JsonNode t = json.path("throughput");
-    s.append(String.format("Throughput        generator %s events/s; ingestion %s rows/s sustained, %s rows/s peak (5 s)%n",
-        t.path("generator_events_per_sec").asText("?"), t.path("rows_per_sec_sustained").asText("?"), t.path("rows_per_sec_peak_5s").asText("?")));
+    s.append(
+        String.format(
+            "Throughput        generator %s events/s; ingestion %s rows/s sustained, %s rows/s peak (5 s)%n",
+            t.path("generator_events_per_sec").asText("?"),
+            t.path("rows_per_sec_sustained").asText("?"),
+            t.path("rows_per_sec_peak_5s").asText("?")));
     JsonNode l = json.path("latency_ms");
     if (latencySamples.length > 0) {
-      s.append(String.format("Latency (ms)      p50 %d  p95 %d  p99 %d  max %d  (%d samples)%n",
-          l.path("p50").asLong(), l.path("p95").asLong(), l.path("p99").asLong(), l.path("max").asLong(), latencySamples.length));
+      s.append(
+          String.format(
+              "Latency (ms)      p50 %d  p95 %d  p99 %d  max %d  (%d samples)%n",
+              l.path("p50").asLong(),
+              l.path("p95").asLong(),
+              l.path("p99").asLong(),
+              l.path("max").asLong(),
+              latencySamples.length));
     }
     s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
     JsonNode rows = json.path("sample_rows");
     for (int i = 0; i < Math.min(3, rows.size()); i++) {
       String text = rows.get(i).toString();
-      s.append("Sample row        ").append(text.length() > 240 ? text.substring(0, 240) + "…" : text).append('\n');
+      s.append("Sample row        ")
+          .append(text.length() > 240 ? text.substring(0, 240) + "…" : text)
+          .append('\n');
     }
     for (String w : warnings) {
       s.append("WARNING           ").append(w).append('\n');

@@ -39,8 +39,8 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 /**
  * One local run on an already started {@link EmulatorStack}: creates the topic, subscription and
  * tables, starts the ingestion pipeline (DirectRunner, in this JVM), publishes the generator's
- * events and the malformed messages, follows progress by querying the BigQuery emulator, and
- * builds the {@link LocalReport}.
+ * events and the malformed messages, follows progress by querying the BigQuery emulator, and builds
+ * the {@link LocalReport}.
  *
  * <p>Ingestion runs in this JVM, not a child one, because the hand-off latency probe ({@link
  * HandOffLatencyProbe}) and the pipeline's metrics are read from it directly; callers end the JVM

@@ -7,8 +7,8 @@ import java.util.logging.LogManager;
 
 /**
  * {@code scripts/run-local.sh}: starts both emulators, runs one tuning step end to end, prints the
- * report (and writes it as JSON), stops everything it started and exits non-zero when an event
- * was lost or an exactly-once step wrote a duplicate.
+ * report (and writes it as JSON), stops everything it started and exits non-zero when an event was
+ * lost or an exactly-once step wrote a duplicate.
  */
 public final class LocalRunner {
   private LocalRunner() {}

@@ -1,7 +1,7 @@
 package io.thriftbq.local;
 
-import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.ingest.deadletter.Stage;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -13,9 +13,9 @@ import java.util.logging.Logger;
 /**
  * A child process with its output in a log file, stopped together with all its descendants.
  *
- * <p>{@code gcloud beta emulators pubsub start} is a Python launcher that forks a shell script
- * that forks the emulator JVM; destroying only the launcher would leave the JVM running and
- * holding its port. So the whole tree is collected and signalled, leaves first.
+ * <p>{@code gcloud beta emulators pubsub start} is a Python launcher that forks a shell script that
+ * forks the emulator JVM; destroying only the launcher would leave the JVM running and holding its
+ * port. So the whole tree is collected and signalled, leaves first.
  */
 public final class ManagedProcess implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ManagedProcess.class.getName());

@@ -10,9 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Google's Pub/Sub emulator (a gcloud component) on 127.0.0.1, administered over its REST API.
- * The same port serves gRPC; Beam's PubsubIO uses the REST (JSON) client with {@code
- * --pubsubRootUrl}.
+ * Google's Pub/Sub emulator (a gcloud component) on 127.0.0.1, administered over its REST API. The
+ * same port serves gRPC; Beam's PubsubIO uses the REST (JSON) client with {@code --pubsubRootUrl}.
  */
 public final class PubsubEmulator implements AutoCloseable {
   private final ManagedProcess process;
@@ -45,7 +44,11 @@ public final class PubsubEmulator implements AutoCloseable {
         ManagedProcess.start(
             "pubsub-emulator",
             command,
-            Map.of("CLOUDSDK_CORE_DISABLE_PROMPTS", "1", "CLOUDSDK_CORE_DISABLE_USAGE_REPORTING", "true"),
+            Map.of(
+                "CLOUDSDK_CORE_DISABLE_PROMPTS",
+                "1",
+                "CLOUDSDK_CORE_DISABLE_USAGE_REPORTING",
+                "true"),
             logFile);
     PubsubEmulator emulator = new PubsubEmulator(process, port, project);
     try {
@@ -154,7 +157,12 @@ public final class PubsubEmulator implements AutoCloseable {
   private static void check(LoopbackHttp.Response response, String what) throws IOException {
     if (!response.ok() && response.status() != 409) {
       throw new IOException(
-          "Pub/Sub emulator: " + what + " failed: HTTP " + response.status() + " " + response.raw());
+          "Pub/Sub emulator: "
+              + what
+              + " failed: HTTP "
+              + response.status()
+              + " "
+              + response.raw());
     }
   }
 

@@ -10,8 +10,8 @@ import java.util.List;
  * its end-to-end tests and the report all read the step table from here.
  *
  * <p>Auto-sharding carries over from step 3 to the exactly-once Storage Write steps that follow
- * (4-6), as in the study, where each step changes one thing; the at-least-once step 7 writes to
- * the default stream without a write shuffle, so sharding and triggering frequency do not apply.
+ * (4-6), as in the study, where each step changes one thing; the at-least-once step 7 writes to the
+ * default stream without a write shuffle, so sharding and triggering frequency do not apply.
  */
 public enum TuningStep {
   STEP_1(
@@ -153,9 +153,8 @@ public enum TuningStep {
   }
 
   /**
-   * The step's ingestion flags. {@code triggeringFrequencyOverrideSec}, when not null, replaces
-   * the step's triggering frequency (local runs may shorten it to finish sooner; the report says
-   * so).
+   * The step's ingestion flags. {@code triggeringFrequencyOverrideSec}, when not null, replaces the
+   * step's triggering frequency (local runs may shorten it to finish sooner; the report says so).
    */
   public List<String> pipelineArgs(Integer triggeringFrequencyOverrideSec) {
     List<String> args = new ArrayList<>();

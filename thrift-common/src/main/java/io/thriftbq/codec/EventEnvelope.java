@@ -101,8 +101,12 @@ public final class EventEnvelope {
   public static List<byte[]> unpack(
       byte[] payload, Map<String, String> attributes, int maxEvents, int maxTotalBytes)
       throws EnvelopeException {
+    if (maxEvents < 1 || maxTotalBytes < 0) {
+      throw new IllegalArgumentException(
+          "limits must be positive: maxEvents=" + maxEvents + ", maxTotalBytes=" + maxTotalBytes);
+    }
     if (!isEnvelope(attributes)) {
-      return List.of(payload);
+      return List.of(payload == null ? new byte[0] : payload);
     }
     String version = attributes.get(ENVELOPE_ATTRIBUTE);
     if (!FORMAT_DEFLATE_V1.equals(version)) {

@@ -15,8 +15,9 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.joda.time.Instant;
 
 /**
- * Coder of {@link DeadLetter}. Hand-written rather than schema-inferred because dead letters cross a
- * shuffle only on the rare failure path, where a compact, dependency-free encoding is all we need.
+ * Coder of {@link DeadLetter}. Hand-written rather than schema-inferred because dead letters cross
+ * a shuffle only on the rare failure path, where a compact, dependency-free encoding is all we
+ * need.
  */
 public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
   private static final DeadLetterCoder INSTANCE = new DeadLetterCoder();

@@ -14,6 +14,8 @@ public final class DeadLetterTables {
     if (configured != null && !configured.isBlank()) {
       return configured.trim();
     }
-    return options.getOutputTable() == null ? null : options.getOutputTable().trim() + DEFAULT_SUFFIX;
+    return options.getOutputTable() == null
+        ? null
+        : options.getOutputTable().trim() + DEFAULT_SUFFIX;
   }
 }

@@ -1,6 +1,8 @@
 package io.thriftbq.ingest.deadletter;
 
-/** What the bytes in a dead letter's payload column are, so a replay tool knows how to read them. */
+/**
+ * What the bytes in a dead letter's payload column are, so a replay tool knows how to read them.
+ */
 public enum PayloadFormat {
   /** One serialized Thrift event, exactly as it arrived (or as it was inside its envelope). */
   THRIFT,

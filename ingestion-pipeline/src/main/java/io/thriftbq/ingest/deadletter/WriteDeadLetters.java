@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * in full (error and row) and counted in {@code dead_letter_write_failed}; the rejected rows are
  * also the output of this transform.
  */
-public final class WriteDeadLetters extends PTransform<PCollection<DeadLetter>, PCollection<TableRow>> {
+public final class WriteDeadLetters
+    extends PTransform<PCollection<DeadLetter>, PCollection<TableRow>> {
   private static final Logger LOG = LoggerFactory.getLogger(WriteDeadLetters.class);
 
   private final @Nullable String tableSpec;
@@ -70,8 +71,8 @@ public final class WriteDeadLetters extends PTransform<PCollection<DeadLetter>, 
   }
 
   /**
-   * STREAMING_INSERTS or STORAGE_API_AT_LEAST_ONCE. Exactly-once is refused: it would add a
-   * shuffle and a triggering delay for rows that are already exceptional.
+   * STREAMING_INSERTS or STORAGE_API_AT_LEAST_ONCE. Exactly-once is refused: it would add a shuffle
+   * and a triggering delay for rows that are already exceptional.
    */
   public WriteDeadLetters withMethod(WriteMethod method) {
     checkArgument(
@@ -163,7 +164,8 @@ public final class WriteDeadLetters extends PTransform<PCollection<DeadLetter>, 
   }
 
   private static final class LogInsertErrorFn extends DoFn<BigQueryInsertError, TableRow> {
-    private final Counter failed = IngestionMetrics.counter(IngestionMetrics.DEAD_LETTER_WRITE_FAILED);
+    private final Counter failed =
+        IngestionMetrics.counter(IngestionMetrics.DEAD_LETTER_WRITE_FAILED);
 
     @ProcessElement
     public void process(@Element BigQueryInsertError error, OutputReceiver<TableRow> out) {
@@ -180,10 +182,12 @@ public final class WriteDeadLetters extends PTransform<PCollection<DeadLetter>, 
 
   private static final class LogStorageApiErrorFn
       extends DoFn<BigQueryStorageApiInsertError, TableRow> {
-    private final Counter failed = IngestionMetrics.counter(IngestionMetrics.DEAD_LETTER_WRITE_FAILED);
+    private final Counter failed =
+        IngestionMetrics.counter(IngestionMetrics.DEAD_LETTER_WRITE_FAILED);
 
     @ProcessElement
-    public void process(@Element BigQueryStorageApiInsertError error, OutputReceiver<TableRow> out) {
+    public void process(
+        @Element BigQueryStorageApiInsertError error, OutputReceiver<TableRow> out) {
       failed.inc();
       LOG.error(
           "The dead-letter table {} rejected a dead letter ({}); the row was: {}",

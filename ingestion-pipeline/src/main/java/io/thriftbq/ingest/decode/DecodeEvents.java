@@ -108,8 +108,7 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
         outputs.get(rowsTag).setCoder(TimestampedValue.TimestampedValueCoder.of(rowCoder));
     PCollection<DeadLetter> deadLetters =
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of());
-    return new DecodeResult<>(
-        messages.getPipeline(), rowsTag, rows, deadLettersTag, deadLetters);
+    return new DecodeResult<>(messages.getPipeline(), rowsTag, rows, deadLettersTag, deadLetters);
   }
 
   @Override

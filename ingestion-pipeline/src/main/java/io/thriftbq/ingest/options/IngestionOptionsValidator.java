@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
  * fails the launch with a message that names the option to change, instead of failing on a worker
  * or, worse, silently doing something else than asked. All problems are reported at once.
  *
- * <p>Options that would be silently ignored by BigQueryIO (for example {@code --numStreamingKeys}
- * with a Storage API method) are errors too: the seven tuning steps differ by exactly such flags,
- * and a flag that does nothing makes a measurement lie.
+ * <p>Options that BigQueryIO would silently ignore because they belong to another write method (for
+ * example {@code --numStreamingKeys} with a Storage API method) are errors too: the seven tuning
+ * steps differ by exactly such flags, and a flag that does nothing makes a measurement lie. The one
+ * exception is {@code --numStreamingKeys} with auto-sharded streaming inserts: same method, Beam
+ * documents that auto-sharding wins, so it is logged as a warning.
  */
 public final class IngestionOptionsValidator {
   private static final Logger LOG = LoggerFactory.getLogger(IngestionOptionsValidator.class);
@@ -51,7 +53,8 @@ public final class IngestionOptionsValidator {
    * @param boundedInput whether the input is bounded (only in tests)
    * @throws IllegalArgumentException listing every problem and what to change
    */
-  public static void validate(IngestionOptions options, boolean pubsubSource, boolean boundedInput) {
+  public static void validate(
+      IngestionOptions options, boolean pubsubSource, boolean boundedInput) {
     List<String> problems = new ArrayList<>();
     if (pubsubSource) {
       checkSource(options, problems);
@@ -59,8 +62,9 @@ public final class IngestionOptionsValidator {
     WriteMethod method = options.getBigQueryWriteMethod();
     StorageFormat format = options.getFormatToStore();
     if (method == null) {
-      problems.add("--bigQueryWriteMethod is empty: set one of STREAMING_INSERTS, "
-          + "STORAGE_WRITE_API, STORAGE_API_AT_LEAST_ONCE");
+      problems.add(
+          "--bigQueryWriteMethod is empty: set one of STREAMING_INSERTS, "
+              + "STORAGE_WRITE_API, STORAGE_API_AT_LEAST_ONCE");
     }
     if (format == null) {
       problems.add("--formatToStore is empty: set one of TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD");
@@ -246,9 +250,13 @@ public final class IngestionOptionsValidator {
                 + method
                 + " ignores it: remove it (use --numStorageWriteApiStreams for STORAGE_WRITE_API)");
       } else if (autoSharding) {
-        problems.add(
-            "--numStreamingKeys is ignored when --enableBigQueryAutoshard=true (the runner picks"
-                + " the shards): remove one of them");
+        // A warning, not an error: the knob belongs to this method, Beam documents that
+        // auto-sharding wins, and tuning step 3 keeps step 2's keys on purpose to show exactly
+        // that.
+        LOG.warn(
+            "--numStreamingKeys={} is ignored because --enableBigQueryAutoshard=true lets the"
+                + " runner pick the shards",
+            streamingKeys);
       }
     }
 

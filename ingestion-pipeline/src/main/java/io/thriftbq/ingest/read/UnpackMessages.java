@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessageWithAttributesAndMessageIdCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -37,8 +36,7 @@ import org.joda.time.Instant;
  * followed by {@code #index}, so every row's {@code _message_id} is unique and still leads back to
  * the Pub/Sub message.
  */
-public final class UnpackMessages
-    extends PTransform<PCollection<PubsubMessage>, UnpackResult> {
+public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>, UnpackResult> {
   private final int maxEventsPerEnvelope;
   private final int maxEnvelopeBytes;
   private final String eventTable;
@@ -84,7 +82,7 @@ public final class UnpackMessages
     return new UnpackResult(
         messages.getPipeline(),
         eventsTag,
-        outputs.get(eventsTag).setCoder(PubsubMessageWithAttributesAndMessageIdCoder.of()),
+        outputs.get(eventsTag).setCoder(EventMessageCoder.of()),
         deadLettersTag,
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of()));
   }
@@ -162,7 +160,9 @@ public final class UnpackMessages
         out.get(eventsTag)
             .output(
                 new PubsubMessage(
-                    events.get(i), eventAttributes, messageId == null ? null : messageId + "#" + i));
+                    events.get(i),
+                    eventAttributes,
+                    messageId == null ? null : messageId + "#" + i));
       }
     }
 

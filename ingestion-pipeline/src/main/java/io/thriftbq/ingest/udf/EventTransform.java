@@ -37,6 +37,5 @@ public interface EventTransform extends Serializable {
    * @return the event to write, or null to filter it out
    * @throws Exception to dead-letter the event
    */
-  @Nullable
-  TBase<?, ?> apply(TBase<?, ?> event) throws Exception;
+  @Nullable TBase<?, ?> apply(TBase<?, ?> event) throws Exception;
 }

@@ -37,7 +37,6 @@ import org.joda.time.Instant;
 final class FailedRows {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-
   private FailedRows() {}
 
   /** Rejected streaming inserts (needs {@code withExtendedErrorInfo()}). */
@@ -60,8 +59,7 @@ final class FailedRows {
   }
 
   /** Rows the Storage Write API refused, or that could not be converted to its protos. */
-  static final class FromStorageApiErrorFn
-      extends DoFn<BigQueryStorageApiInsertError, DeadLetter> {
+  static final class FromStorageApiErrorFn extends DoFn<BigQueryStorageApiInsertError, DeadLetter> {
     private final MetadataColumns metadataColumns;
     private final String eventTable;
     private final Counter failedWrite = IngestionMetrics.failed(Stage.WRITE);

@@ -12,7 +12,8 @@ import org.apache.beam.sdk.values.TimestampedValue;
  * long ago its event was created. It unwraps the creation time the decode step attached.
  */
 final class HandToSinkFn<T> extends DoFn<TimestampedValue<T>, T> {
-  private final Counter rowsToBigQuery = IngestionMetrics.counter(IngestionMetrics.ROWS_TO_BIGQUERY);
+  private final Counter rowsToBigQuery =
+      IngestionMetrics.counter(IngestionMetrics.ROWS_TO_BIGQUERY);
   private final Distribution latency =
       IngestionMetrics.distribution(IngestionMetrics.END_TO_END_LATENCY_MS);
 

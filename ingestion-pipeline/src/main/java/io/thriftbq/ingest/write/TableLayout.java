@@ -29,8 +29,17 @@ public record TableLayout(
   // BigQuery clusters only on top-level, non-repeated columns of these types.
   private static final Set<String> CLUSTERABLE_TYPES =
       Set.of(
-          "STRING", "INTEGER", "INT64", "BOOLEAN", "BOOL", "TIMESTAMP", "DATE", "DATETIME",
-          "NUMERIC", "BIGNUMERIC", "GEOGRAPHY");
+          "STRING",
+          "INTEGER",
+          "INT64",
+          "BOOLEAN",
+          "BOOL",
+          "TIMESTAMP",
+          "DATE",
+          "DATETIME",
+          "NUMERIC",
+          "BIGNUMERIC",
+          "GEOGRAPHY");
 
   private static final Set<String> PARTITIONABLE_TYPES = Set.of("TIMESTAMP", "DATE", "DATETIME");
 
@@ -41,8 +50,8 @@ public record TableLayout(
   /**
    * Parses {@code --partitionType}, {@code --partitionField} and {@code --clusteringFields}.
    *
-   * @throws IllegalArgumentException naming the option to change when a value is malformed or
-   *     names a column the table does not have or cannot be partitioned or clustered by
+   * @throws IllegalArgumentException naming the option to change when a value is malformed or names
+   *     a column the table does not have or cannot be partitioned or clustered by
    */
   public static TableLayout parse(
       @Nullable String partitionType,

@@ -15,16 +15,16 @@ import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
-import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.CreateDisposition;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.WriteDisposition;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
-import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -53,6 +53,12 @@ import org.joda.time.Duration;
  *   <li>{@code --numStreamingKeys} and {@code --useStorageApiConnectionPool} are read by BigQueryIO
  *       from the pipeline options; {@link #fromOptions} leaves them there.
  * </ul>
+ *
+ * <p>A rejected row's dead letter carries the row as JSON, not the original Thrift bytes, plus the
+ * Pub/Sub metadata recovered from the metadata columns when they are enabled. Keeping the Thrift
+ * bytes would need BigQueryIO's {@code withFormatRecordOnFailureFunction}, which JSON-encodes a
+ * fail-safe copy of every element before the write shuffle, failing or not: too costly for the hot
+ * path, for failures that a schema derived from the IDL makes rare.
  *
  * <p>Input elements carry the event's creation time (see {@code DecodeResult#rows()}); the step
  * just before the sink counts rows and records the end-to-end latency from it.
@@ -138,8 +144,7 @@ public final class WriteEventsToBigQuery<T>
             method.isExactlyOnce() && frequencySec != null
                 ? Duration.standardSeconds(frequencySec)
                 : null)
-        .withNumStorageWriteApiStreams(
-            method.isExactlyOnce() && streams != null ? streams : 0)
+        .withNumStorageWriteApiStreams(method.isExactlyOnce() && streams != null ? streams : 0)
         .withCreateTable(Boolean.TRUE.equals(options.getCreateTable()))
         .withTableLayout(
             TableLayout.parse(
@@ -154,15 +159,33 @@ public final class WriteEventsToBigQuery<T>
   public WriteEventsToBigQuery<T> withFormat(StorageFormat format) {
     checkArgument(format != null, "format can not be null");
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   public WriteEventsToBigQuery<T> withMethod(WriteMethod method) {
     checkArgument(method != null, "method can not be null");
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /** The Thrift class and metadata columns the table schema is derived from. */
@@ -170,55 +193,119 @@ public final class WriteEventsToBigQuery<T>
       String thriftClassName, MetadataColumns metadataColumns) {
     checkArgument(metadataColumns != null, "metadataColumns can not be null");
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /** Runner-chosen write sharding; unbounded input, STREAMING_INSERTS or STORAGE_WRITE_API. */
   public WriteEventsToBigQuery<T> withAutoSharding(boolean autoSharding) {
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /**
    * How often exactly-once writes commit. Applied only to STORAGE_WRITE_API on unbounded input,
-   * where BigQueryIO requires it; null leaves it to {@code --storageWriteApiTriggeringFrequencySec}.
+   * where BigQueryIO requires it; null leaves it to {@code
+   * --storageWriteApiTriggeringFrequencySec}.
    */
   public WriteEventsToBigQuery<T> withTriggeringFrequency(@Nullable Duration frequency) {
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        frequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        frequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /** Fixed number of exactly-once write streams; 0 leaves it to BigQueryIO. */
   public WriteEventsToBigQuery<T> withNumStorageWriteApiStreams(int streams) {
     checkArgument(streams >= 0, "numStorageWriteApiStreams must be >= 0, was %s", streams);
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, streams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        streams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /** CREATE_IF_NEEDED from the derived schema, or CREATE_NEVER. */
   public WriteEventsToBigQuery<T> withCreateTable(boolean createTable) {
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /** Partitioning and clustering of a created table. */
   public WriteEventsToBigQuery<T> withTableLayout(TableLayout layout) {
     checkArgument(layout != null, "layout can not be null");
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, testServices);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        testServices);
   }
 
   /** BigQuery services to use instead of the real ones: Beam's fakes, or the local emulator. */
   public WriteEventsToBigQuery<T> withTestServices(@Nullable BigQueryServices services) {
     return new WriteEventsToBigQuery<>(
-        tableSpec, format, method, thriftClassName, metadataColumns, autoSharding,
-        triggeringFrequency, numStorageWriteApiStreams, createTable, layout, services);
+        tableSpec,
+        format,
+        method,
+        thriftClassName,
+        metadataColumns,
+        autoSharding,
+        triggeringFrequency,
+        numStorageWriteApiStreams,
+        createTable,
+        layout,
+        services);
   }
 
   public @Nullable BigQueryServices getTestServices() {
@@ -240,7 +327,10 @@ public final class WriteEventsToBigQuery<T>
     checkArgument(
         !(unbounded && method.isExactlyOnce())
             || triggeringFrequency != null
-            || input.getPipeline().getOptions().as(BigQueryOptions.class)
+            || input
+                    .getPipeline()
+                    .getOptions()
+                    .as(BigQueryOptions.class)
                     .getStorageWriteApiTriggeringFrequencySec()
                 != null,
         "STORAGE_WRITE_API on unbounded input needs --storageWriteApiTriggeringFrequencySec");
@@ -257,9 +347,10 @@ public final class WriteEventsToBigQuery<T>
         switch (format) {
           case TABLE_ROW -> writeTableRows(castTo(input), schemas, unbounded);
           case BEAM_ROW -> writeRows(castTo(input), schemas, unbounded);
-          case AVRO_GENERIC_RECORD -> method == WriteMethod.STREAMING_INSERTS
-              ? writeTableRows(avroToTableRows(castTo(input)), schemas, unbounded)
-              : writeGenericRecords(castTo(input), schemas, unbounded);
+          case AVRO_GENERIC_RECORD ->
+              method == WriteMethod.STREAMING_INSERTS
+                  ? writeTableRows(avroToTableRows(castTo(input)), schemas, unbounded)
+                  : writeGenericRecords(castTo(input), schemas, unbounded);
         };
 
     PCollection<DeadLetter> failed =
@@ -294,9 +385,7 @@ public final class WriteEventsToBigQuery<T>
   }
 
   private WriteResult writeGenericRecords(
-      PCollection<TimestampedValue<GenericRecord>> input,
-      EventSchemas schemas,
-      boolean unbounded) {
+      PCollection<TimestampedValue<GenericRecord>> input, EventSchemas schemas, boolean unbounded) {
     PCollection<GenericRecord> rows = handToSink(input, AvroCoder.of(schemas.avroSchema()));
     return rows.apply(
         "WriteToBigQuery",
@@ -386,15 +475,14 @@ public final class WriteEventsToBigQuery<T>
     public void process(
         @Element TimestampedValue<GenericRecord> record,
         OutputReceiver<TimestampedValue<TableRow>> out) {
-      out.output(
-          TimestampedValue.of(toTableRow.apply(record.getValue()), record.getTimestamp()));
+      out.output(TimestampedValue.of(toTableRow.apply(record.getValue()), record.getTimestamp()));
     }
   }
 
   /**
-   * Hands BigQueryIO the Avro schema the rows were built with, with its logical types, rather
-   * than one re-derived from the table schema. Holds the schema as JSON because Avro schemas are
-   * not reliably serializable, and parses it once per deserialized instance.
+   * Hands BigQueryIO the Avro schema the rows were built with, with its logical types, rather than
+   * one re-derived from the table schema. Holds the schema as JSON because Avro schemas are not
+   * reliably serializable, and parses it once per deserialized instance.
    */
   private static final class FixedAvroSchema
       implements SerializableFunction<@Nullable TableSchema, org.apache.avro.Schema> {

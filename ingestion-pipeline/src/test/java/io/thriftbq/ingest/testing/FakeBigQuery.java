@@ -1,7 +1,7 @@
 package io.thriftbq.ingest.testing;
 
-import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableReference;
+import com.google.api.services.bigquery.model.TableRow;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.sdk.io.gcp.testing.FakeBigQueryServices;
@@ -18,8 +18,8 @@ public final class FakeBigQuery {
   private static final AtomicInteger RUNS = new AtomicInteger();
 
   /**
-   * Table names unique to this fake: BigQueryIO caches "table already created" and table schemas
-   * in static maps keyed by table, which would outlive the fake's reset between pipelines.
+   * Table names unique to this fake: BigQueryIO caches "table already created" and table schemas in
+   * static maps keyed by table, which would outlive the fake's reset between pipelines.
    */
   public final String events = "events_" + RUNS.incrementAndGet();
 
@@ -31,7 +31,9 @@ public final class FakeBigQuery {
   private FakeBigQuery(FakeDatasetService datasets) {
     this.datasets = datasets;
     this.services =
-        new FakeBigQueryServices().withDatasetService(datasets).withJobService(new FakeJobService());
+        new FakeBigQueryServices()
+            .withDatasetService(datasets)
+            .withJobService(new FakeJobService());
   }
 
   /** A fresh fake with an empty dataset. */
@@ -63,7 +65,9 @@ public final class FakeBigQuery {
   /** Rows of {@code table}; none if the pipeline never created it. */
   public List<TableRow> rows(String table) {
     try {
-      if (datasets.getTable(new TableReference().setProjectId(PROJECT).setDatasetId(DATASET).setTableId(table)) == null) {
+      if (datasets.getTable(
+              new TableReference().setProjectId(PROJECT).setDatasetId(DATASET).setTableId(table))
+          == null) {
         return List.of();
       }
       return datasets.getAllRows(PROJECT, DATASET, table);

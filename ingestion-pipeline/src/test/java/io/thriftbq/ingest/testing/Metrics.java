@@ -40,7 +40,10 @@ public final class Metrics {
 
   /** failed_* summed over the stages before the sink (not WRITE, which rows_to_bigquery counts). */
   public long failedBeforeSink() {
-    return failed(Stage.UNPACK) + failed(Stage.DECODE) + failed(Stage.TRANSFORM) + failed(Stage.CONVERT);
+    return failed(Stage.UNPACK)
+        + failed(Stage.DECODE)
+        + failed(Stage.TRANSFORM)
+        + failed(Stage.CONVERT);
   }
 
   public long latencySamples() {

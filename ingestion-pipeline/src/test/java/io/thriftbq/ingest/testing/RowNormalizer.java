@@ -1,7 +1,6 @@
 package io.thriftbq.ingest.testing;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
-import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
 import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;

@@ -21,6 +21,7 @@ import org.joda.time.Instant;
 public final class TestData {
   public static final String EVENT_CLASS = Event.class.getName();
   public static final long SEED = 20240501L;
+
   /** Publish time of message 0; message i is published i seconds later. */
   public static final Instant PUBLISH_BASE = Instant.parse("2024-05-01T12:00:00.123Z");
 
@@ -59,7 +60,8 @@ public final class TestData {
   public static Map<String, String> attributes(int sequence) {
     Map<String, String> attributes = new HashMap<>();
     attributes.put(EventAttributes.EVENT_ID, Integer.toString(sequence));
-    attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(publishTime(sequence).getMillis() - 50));
+    attributes.put(
+        EventAttributes.EVENT_TIME_MS, Long.toString(publishTime(sequence).getMillis() - 50));
     return attributes;
   }
 

@@ -14,7 +14,8 @@ public final class TestOptions {
 
   public static IngestionOptions create(FakeBigQuery fake, String... extraArgs) {
     List<String> args = new ArrayList<>();
-    args.add("--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory");
+    args.add(
+        "--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory");
     args.add("--project=" + FakeBigQuery.PROJECT);
     args.add("--runner=DirectRunner");
     args.add("--outputTable=" + fake.eventsSpec());

@@ -1,0 +1,128 @@
+package io.thriftbq.ingest.deadletter;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+
+import com.google.api.services.bigquery.model.TableFieldSchema;
+import com.google.api.services.bigquery.model.TableRow;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.testing.CoderProperties;
+import org.joda.time.Instant;
+import org.junit.Test;
+
+public class DeadLetterTest {
+  private static final DeadLetter FULL =
+      new DeadLetter(
+          new byte[] {1, 2, 3},
+          PayloadFormat.THRIFT,
+          Stage.DECODE,
+          "org.apache.thrift.TException: bad",
+          "msg-1",
+          Instant.parse("2024-05-01T12:00:00.123Z"),
+          Map.of("b", "2", "a", "1"),
+          Instant.parse("2024-05-01T12:00:01Z"),
+          "p:d.events");
+
+  private static final DeadLetter SPARSE =
+      new DeadLetter(
+          new byte[0],
+          PayloadFormat.BIGQUERY_ROW_JSON,
+          Stage.WRITE,
+          "x",
+          null,
+          null,
+          Map.of(),
+          Instant.EPOCH,
+          "p:d.events");
+
+  @Test
+  public void coderRoundTripsEveryField() throws Exception {
+    CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), FULL);
+    CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), SPARSE);
+  }
+
+  @Test
+  public void equalityComparesPayloadBytes() {
+    DeadLetter copy =
+        new DeadLetter(
+            new byte[] {1, 2, 3},
+            FULL.payloadFormat(),
+            FULL.stage(),
+            FULL.errorMessage(),
+            FULL.messageId(),
+            FULL.publishTime(),
+            FULL.attributes(),
+            FULL.failedAt(),
+            FULL.eventTable());
+    assertEquals(FULL, copy);
+    assertNotEquals(
+        FULL,
+        new DeadLetter(
+            new byte[] {1, 2, 4},
+            FULL.payloadFormat(),
+            FULL.stage(),
+            FULL.errorMessage(),
+            FULL.messageId(),
+            FULL.publishTime(),
+            FULL.attributes(),
+            FULL.failedAt(),
+            FULL.eventTable()));
+  }
+
+  @Test
+  public void schemaHasExactlyTheDocumentedColumns() {
+    List<String> columns = new ArrayList<>();
+    for (TableFieldSchema field : DeadLetterSchema.tableSchema().getFields()) {
+      columns.add(field.getName() + " " + field.getType() + " " + field.getMode());
+    }
+    assertEquals(
+        List.of(
+            "payload BYTES NULLABLE",
+            "payload_format STRING NULLABLE",
+            "stage STRING NULLABLE",
+            "error_message STRING NULLABLE",
+            "message_id STRING NULLABLE",
+            "publish_time TIMESTAMP NULLABLE",
+            "attributes RECORD REPEATED",
+            "failed_at TIMESTAMP NULLABLE",
+            "event_table STRING NULLABLE"),
+        columns);
+  }
+
+  @Test
+  public void rowCarriesEveryField() {
+    TableRow row = DeadLetterSchema.toTableRow(FULL);
+    assertEquals(Base64.getEncoder().encodeToString(new byte[] {1, 2, 3}), row.get("payload"));
+    assertEquals("THRIFT", row.get("payload_format"));
+    assertEquals("DECODE", row.get("stage"));
+    assertEquals("msg-1", row.get("message_id"));
+    assertEquals("2024-05-01T12:00:00.123Z", row.get("publish_time"));
+    assertEquals("2024-05-01T12:00:01Z", row.get("failed_at"));
+    assertEquals(
+        List.of(
+            new TableRow().set("key", "a").set("value", "1"),
+            new TableRow().set("key", "b").set("value", "2")),
+        row.get("attributes"));
+    assertEquals("p:d.events", row.get("event_table"));
+    assertEquals(null, DeadLetterSchema.toTableRow(SPARSE).get("publish_time"));
+  }
+
+  @Test
+  public void describeNamesTheExceptionAndItsCauses() throws IOException {
+    String text = DeadLetter.describe(new IllegalStateException("outer", new IOException("inner")));
+    assertEquals(
+        "java.lang.IllegalStateException: outer; caused by java.io.IOException: inner", text);
+    assertThat(
+        DeadLetter.describe(new RuntimeException("x".repeat(10_000))),
+        startsWith("java.lang.RuntimeException: xxx"));
+    assertEquals(
+        DeadLetter.MAX_ERROR_CHARS,
+        DeadLetter.describe(new RuntimeException("x".repeat(10_000))).length());
+  }
+}

@@ -1,0 +1,286 @@
+package io.thriftbq.ingest.options;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.Assert.assertThrows;
+
+import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.udf.NotATransform;
+import io.thriftbq.ingest.udf.ScriptedUdf;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.Test;
+
+/** Each invalid option or combination fails at launch with a message that says what to change. */
+public class IngestionOptionsValidatorTest {
+  private static final String SUBSCRIPTION =
+      "--subscription=projects/my-project/subscriptions/events-sub";
+
+  private static IngestionOptions options(String... args) {
+    List<String> all = new ArrayList<>();
+    all.add(
+        "--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory");
+    all.add("--project=my-project");
+    if (Arrays.stream(args).noneMatch(arg -> arg.startsWith("--outputTable="))) {
+      all.add("--outputTable=my-project:ds.events");
+    }
+    all.addAll(Arrays.asList(args));
+    return PipelineOptionsFactory.fromArgs(all.toArray(new String[0])).as(IngestionOptions.class);
+  }
+
+  private static void assertInvalid(String expectedText, String... args) {
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> IngestionOptionsValidator.validate(options(args)));
+    assertThat(error.getMessage(), containsString(expectedText));
+  }
+
+  @Test
+  public void defaultsWithASubscriptionAreValid() {
+    IngestionOptionsValidator.validate(options(SUBSCRIPTION));
+  }
+
+  /** The flags of the seven tuning steps, as scripts/lib/common.sh passes them. */
+  private static final String[][] TUNING_STEPS = {
+    {
+      "--bigQueryWriteMethod=STREAMING_INSERTS",
+      "--formatToStore=TABLE_ROW",
+      "--numStreamingKeys=50"
+    },
+    {
+      "--bigQueryWriteMethod=STREAMING_INSERTS",
+      "--formatToStore=TABLE_ROW",
+      "--numStreamingKeys=512"
+    },
+    {
+      "--bigQueryWriteMethod=STREAMING_INSERTS",
+      "--formatToStore=TABLE_ROW",
+      "--numStreamingKeys=512",
+      "--enableBigQueryAutoshard=true"
+    },
+    {
+      "--bigQueryWriteMethod=STORAGE_WRITE_API",
+      "--formatToStore=TABLE_ROW",
+      "--storageWriteApiTriggeringFrequencySec=10",
+      "--enableBigQueryAutoshard=true"
+    },
+    {
+      "--bigQueryWriteMethod=STORAGE_WRITE_API",
+      "--formatToStore=BEAM_ROW",
+      "--storageWriteApiTriggeringFrequencySec=1",
+      "--enableBigQueryAutoshard=true"
+    },
+    {
+      "--bigQueryWriteMethod=STORAGE_WRITE_API",
+      "--formatToStore=AVRO_GENERIC_RECORD",
+      "--storageWriteApiTriggeringFrequencySec=1",
+      "--enableBigQueryAutoshard=true"
+    },
+    {
+      "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+      "--formatToStore=AVRO_GENERIC_RECORD",
+      "--useStorageApiConnectionPool=true"
+    },
+  };
+
+  @Test
+  public void everyTuningStepIsValid() {
+    for (String[] step : TUNING_STEPS) {
+      List<String> args = new ArrayList<>(Arrays.asList(step));
+      args.add(SUBSCRIPTION);
+      IngestionOptionsValidator.validate(options(args.toArray(new String[0])));
+    }
+  }
+
+  @Test
+  public void needsExactlyOneSource() {
+    assertInvalid("Neither --subscription nor --inputTopic");
+    assertInvalid(
+        "Both --subscription and --inputTopic",
+        SUBSCRIPTION,
+        "--inputTopic=projects/my-project/topics/events");
+    assertInvalid("projects/PROJECT/subscriptions/NAME", "--subscription=events-sub");
+    assertInvalid("projects/PROJECT/topics/NAME", "--inputTopic=projects/my-project/topics/ab");
+  }
+
+  @Test
+  public void triggeringFrequencyOnlyWithExactlyOnce() {
+    assertInvalid(
+        "--storageWriteApiTriggeringFrequencySec applies only to STORAGE_WRITE_API",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+        "--storageWriteApiTriggeringFrequencySec=5");
+    assertInvalid(
+        "--storageWriteApiTriggeringFrequencySec applies only to STORAGE_WRITE_API",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STREAMING_INSERTS",
+        "--storageWriteApiTriggeringFrequencySec=5");
+    assertInvalid(
+        "needs --storageWriteApiTriggeringFrequencySec",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_WRITE_API");
+    assertInvalid(
+        "must be a positive number of seconds",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_WRITE_API",
+        "--storageWriteApiTriggeringFrequencySec=0");
+  }
+
+  @Test
+  public void autoShardingNeedsUnboundedInputAndAShuffle() {
+    assertInvalid(
+        "does nothing with STORAGE_API_AT_LEAST_ONCE",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+        "--enableBigQueryAutoshard");
+    IllegalArgumentException bounded =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                IngestionOptionsValidator.validate(
+                    options("--bigQueryWriteMethod=STREAMING_INSERTS", "--enableBigQueryAutoshard"),
+                    false,
+                    true));
+    assertThat(bounded.getMessage(), containsString("only to unbounded"));
+  }
+
+  @Test
+  public void streamingKeysOnlyWithStreamingInserts() {
+    assertInvalid(
+        "--numStreamingKeys applies only to STREAMING_INSERTS",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+        "--numStreamingKeys=512");
+    // Tuning step 3 keeps step 2's keys with auto-sharding: a warning, not an error.
+    IngestionOptionsValidator.validate(
+        options(
+            SUBSCRIPTION,
+            "--bigQueryWriteMethod=STREAMING_INSERTS",
+            "--enableBigQueryAutoshard",
+            "--numStreamingKeys=512"));
+    assertInvalid(
+        "--numStreamingKeys=0 must be positive",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STREAMING_INSERTS",
+        "--numStreamingKeys=0");
+  }
+
+  @Test
+  public void storageStreamsOnlyWithExactlyOnce() {
+    assertInvalid(
+        "(use --numStreamingKeys)",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STREAMING_INSERTS",
+        "--numStorageWriteApiStreams=4");
+    assertInvalid(
+        "conflicts with --enableBigQueryAutoshard",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_WRITE_API",
+        "--storageWriteApiTriggeringFrequencySec=1",
+        "--enableBigQueryAutoshard",
+        "--numStorageWriteApiStreams=4");
+  }
+
+  @Test
+  public void connectionPoolOnlyWithAtLeastOnce() {
+    assertInvalid(
+        "--useStorageApiConnectionPool=true works only with STORAGE_API_AT_LEAST_ONCE",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_WRITE_API",
+        "--storageWriteApiTriggeringFrequencySec=1",
+        "--useStorageApiConnectionPool=true");
+  }
+
+  @Test
+  public void eventClassMustBeAThriftStruct() {
+    assertInvalid("is not on the classpath", SUBSCRIPTION, "--thriftClassName=com.example.Missing");
+    assertInvalid("is not a Thrift struct", SUBSCRIPTION, "--thriftClassName=java.lang.String");
+  }
+
+  @Test
+  public void userFunctionMustLoadAndImplementTheInterface() {
+    IngestionOptionsValidator.validate(
+        options(SUBSCRIPTION, "--udfClassName=" + ScriptedUdf.class.getName()));
+    assertInvalid("is not on the classpath", SUBSCRIPTION, "--udfClassName=com.example.NoSuchUdf");
+    assertInvalid(
+        "does not implement io.thriftbq.ingest.udf.EventTransform",
+        SUBSCRIPTION,
+        "--udfClassName=" + NotATransform.class.getName());
+  }
+
+  @Test
+  public void tablesMustBeWellFormedAndDistinct() {
+    assertInvalid("--outputTable=events is not a table", SUBSCRIPTION, "--outputTable=events");
+    assertInvalid(
+        "--deadLetterTable=a:b:c is not a table", SUBSCRIPTION, "--deadLetterTable=a:b:c");
+    assertInvalid(
+        "--deadLetterTable is the output table", SUBSCRIPTION, "--deadLetterTable=ds.events");
+  }
+
+  @Test
+  public void limitsMustBePositive() {
+    assertInvalid(
+        "--maxThriftStringBytes=0 must be a positive", SUBSCRIPTION, "--maxThriftStringBytes=0");
+    assertInvalid(
+        "--maxThriftContainerElements=-1 must be a positive",
+        SUBSCRIPTION,
+        "--maxThriftContainerElements=-1");
+  }
+
+  @Test
+  public void partitioningAndClusteringMustNameSuitableColumns() {
+    IngestionOptionsValidator.validate(
+        options(
+            SUBSCRIPTION,
+            "--includePublishTime=true",
+            "--partitionType=DAY",
+            "--partitionField=_publish_time",
+            "--clusteringFields=event_type,user_id"));
+    assertInvalid("--partitionType=WEEK is not one of", SUBSCRIPTION, "--partitionType=WEEK");
+    assertInvalid("needs --partitionType", SUBSCRIPTION, "--partitionField=_publish_time");
+    assertInvalid(
+        "not a top-level column",
+        SUBSCRIPTION,
+        "--partitionType=DAY",
+        "--partitionField=_publish_time");
+    assertInvalid(
+        "is a INTEGER column", SUBSCRIPTION, "--partitionType=DAY", "--partitionField=event_time");
+    assertInvalid("not a top-level column", SUBSCRIPTION, "--clusteringFields=nope");
+    assertInvalid("REPEATED RECORD column", SUBSCRIPTION, "--clusteringFields=products");
+    assertInvalid(
+        "at most 4",
+        SUBSCRIPTION,
+        "--clusteringFields=event_id,event_type,event_time,user_id,page_url");
+    assertInvalid(
+        "--createTable=false", SUBSCRIPTION, "--createTable=false", "--partitionType=DAY");
+  }
+
+  @Test
+  public void emulatorHostMustBeHostPort() {
+    assertInvalid(
+        "must be host:port", SUBSCRIPTION, "--storageWriteApiEmulatorHost=http://localhost");
+  }
+
+  @Test
+  public void reportsEveryProblemAtOnce() {
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                IngestionOptionsValidator.validate(
+                    options("--maxThriftStringBytes=0", "--thriftClassName=java.lang.String")));
+    assertThat(error.getMessage(), containsString("Neither --subscription"));
+    assertThat(error.getMessage(), containsString("--maxThriftStringBytes=0"));
+    assertThat(error.getMessage(), containsString("is not a Thrift struct"));
+  }
+
+  @Test
+  public void buildPipelineValidatesFirst() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> IngestionPipeline.buildPipeline(options("--bigQueryWriteMethod=STORAGE_WRITE_API")));
+  }
+}

@@ -1,0 +1,36 @@
+package io.thriftbq.local;
+
+/**
+ * One emulator pair for every end-to-end test class in the surefire JVM: starting them costs 5-15
+ * s, and each test uses its own topic and tables. {@link EmulatorStack} stops them from its
+ * shutdown hook when the JVM ends.
+ */
+final class SharedEmulators {
+  private static EmulatorStack stack;
+  private static RuntimeException startFailure;
+
+  private SharedEmulators() {}
+
+  /**
+   * @throws IllegalStateException when an emulator is not installed: the tests fail rather than
+   *     skip, so a CI machine without the emulators cannot pass silently
+   */
+  static synchronized EmulatorStack get() throws Exception {
+    if (startFailure != null) {
+      throw startFailure;
+    }
+    if (stack == null) {
+      try {
+        stack = EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false);
+      } catch (IllegalStateException e) {
+        startFailure =
+            new IllegalStateException(
+                "The end-to-end tests need both emulators and do not skip without them.\n"
+                    + e.getMessage(),
+                e);
+        throw startFailure;
+      }
+    }
+    return stack;
+  }
+}
