@@ -37,14 +37,16 @@ import org.openjdk.jmh.infra.Blackhole;
  * format, each format → the protobuf bytes the Storage Write API sends (Beam's own converters, as
  * the sink calls them), the whole path, and the floor (Thrift decode into the generated object).
  *
- * <p>Each invocation processes the whole corpus, so the score is events per second; multiply by
- * the mean event size (printed at setup) for bytes per second. See benchmarks/RESULTS.md.
+ * <p>Each invocation processes the whole corpus, so the score is events per second; multiply by the
+ * mean event size (printed at setup) for bytes per second. See benchmarks/RESULTS.md.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Threads(1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
 @OperationsPerInvocation(SampleCorpus.SIZE)
@@ -132,7 +134,8 @@ public class ConversionBenchmark {
   @Benchmark
   public void beamRowToProto(Blackhole blackhole) {
     for (Row row : rowCorpus) {
-      blackhole.consume(BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteArray());
+      blackhole.consume(
+          BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteArray());
     }
   }
 
@@ -156,7 +159,8 @@ public class ConversionBenchmark {
   public void wholePathBeamRow(Blackhole blackhole) throws Exception {
     for (byte[] payload : corpus) {
       Row row = rows.fromBytes(payload, METADATA);
-      blackhole.consume(BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteArray());
+      blackhole.consume(
+          BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteArray());
     }
   }
 

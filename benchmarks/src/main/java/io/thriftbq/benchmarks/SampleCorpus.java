@@ -6,8 +6,8 @@ import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.sample.Event;
 
 /**
- * The fixed benchmark corpus: {@value #SIZE} sample events from the data generator with its
- * default options and a fixed seed, so every run measures the same bytes.
+ * The fixed benchmark corpus: {@value #SIZE} sample events from the data generator with its default
+ * options and a fixed seed, so every run measures the same bytes.
  */
 final class SampleCorpus {
   static final int SIZE = 10_000;
@@ -17,7 +17,11 @@ final class SampleCorpus {
 
   static byte[][] serializedSampleEvents(ThriftProtocol protocol) {
     GeneratorConfig config =
-        GeneratorConfig.builder().className(Event.class.getName()).seed(SEED).protocol(protocol).build();
+        GeneratorConfig.builder()
+            .className(Event.class.getName())
+            .seed(SEED)
+            .protocol(protocol)
+            .build();
     RandomEventGenerator generator = new RandomEventGenerator(config);
     byte[][] corpus = new byte[SIZE][];
     for (int i = 0; i < SIZE; i++) {

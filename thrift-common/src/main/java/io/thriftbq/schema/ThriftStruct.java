@@ -246,7 +246,8 @@ public final class ThriftStruct {
         }
         if (Map.class.isAssignableFrom(raw)) {
           return new ThriftType.MapOf(
-              typeOfJava(arguments[0], owner, fieldName), typeOfJava(arguments[1], owner, fieldName));
+              typeOfJava(arguments[0], owner, fieldName),
+              typeOfJava(arguments[1], owner, fieldName));
         }
       }
       if (type instanceof Class<?> c) {

@@ -17,12 +17,12 @@ public final class EventConverters {
     EventSchemas schemas = EventSchemas.of(config.thriftClassName(), config.metadataColumns());
     return (EventConverter<T>)
         switch (format) {
-          case TABLE_ROW -> new ThriftRowConverter<>(
-              config, schemas, new TableRowFormat(schemas.tableSchema()));
-          case BEAM_ROW -> new ThriftRowConverter<>(
-              config, schemas, new BeamRowFormat(schemas.beamSchema()));
-          case AVRO_GENERIC_RECORD -> new ThriftRowConverter<>(
-              config, schemas, new AvroRecordFormat(schemas.avroSchema()));
+          case TABLE_ROW ->
+              new ThriftRowConverter<>(config, schemas, new TableRowFormat(schemas.tableSchema()));
+          case BEAM_ROW ->
+              new ThriftRowConverter<>(config, schemas, new BeamRowFormat(schemas.beamSchema()));
+          case AVRO_GENERIC_RECORD ->
+              new ThriftRowConverter<>(config, schemas, new AvroRecordFormat(schemas.avroSchema()));
         };
   }
 }

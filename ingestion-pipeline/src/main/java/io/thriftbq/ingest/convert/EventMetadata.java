@@ -9,7 +9,8 @@ import java.util.Map;
  * @param publishTimeMillis publish time in epoch milliseconds, or {@link Long#MIN_VALUE} if unknown
  * @param attributes message attributes, never null
  */
-public record EventMetadata(String messageId, long publishTimeMillis, Map<String, String> attributes) {
+public record EventMetadata(
+    String messageId, long publishTimeMillis, Map<String, String> attributes) {
 
   public static final long UNKNOWN_TIME = Long.MIN_VALUE;
   public static final EventMetadata EMPTY = new EventMetadata(null, UNKNOWN_TIME, Map.of());

@@ -40,7 +40,8 @@ final class StructCodec<S> implements ValueCodec {
   private final int[] requiredSlots;
   private Object[] defaults;
 
-  private record FieldSlot(int index, ThriftField field, TFieldIdEnum fieldEnum, ValueCodec codec) {}
+  private record FieldSlot(
+      int index, ThriftField field, TFieldIdEnum fieldEnum, ValueCodec codec) {}
 
   StructCodec(ThriftStruct struct, RowFormat<?, S> format, S shape, int extraColumns) {
     this.struct = struct;
@@ -54,7 +55,8 @@ final class StructCodec<S> implements ValueCodec {
     List<Integer> required = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       ThriftField field = fields.get(i);
-      slots[i] = new FieldSlot(i, field, field.fieldEnum(), columnCodec(field.type(), format, shape, i));
+      slots[i] =
+          new FieldSlot(i, field, field.fieldEnum(), columnCodec(field.type(), format, shape, i));
       min = Math.min(min, field.id());
       max = Math.max(max, field.id());
       if (field.isRequired() && !struct.isUnion()) {
@@ -156,7 +158,10 @@ final class StructCodec<S> implements ValueCodec {
   Object[] convertValues(TBase<?, ?> event) {
     if (!struct.structClass().isInstance(event)) {
       throw new ConversionException(
-          "Expected a " + struct.structClass().getName() + " but got " + event.getClass().getName());
+          "Expected a "
+              + struct.structClass().getName()
+              + " but got "
+              + event.getClass().getName());
     }
     Object[] values = new Object[columnCount];
     for (FieldSlot slot : slots) {
@@ -170,7 +175,11 @@ final class StructCodec<S> implements ValueCodec {
     for (int index : requiredSlots) {
       if (values[index] == null) {
         throw new ConversionException(
-            "Required field '" + slots[index].field().name() + "' of " + struct.name() + " is not set");
+            "Required field '"
+                + slots[index].field().name()
+                + "' of "
+                + struct.name()
+                + " is not set");
       }
     }
     return values;
@@ -190,7 +199,8 @@ final class StructCodec<S> implements ValueCodec {
   // Codec construction: one codec per column, shaped exactly as EventSchemas shapes the column.
 
   /** The codec of column {@code index} of the record {@code parentShape}. */
-  static <S> ValueCodec columnCodec(ThriftType type, RowFormat<?, S> format, S parentShape, int index) {
+  static <S> ValueCodec columnCodec(
+      ThriftType type, RowFormat<?, S> format, S parentShape, int index) {
     if (type instanceof ThriftType.MapOf map) {
       return new MapCodec<>(map, format, format.childShape(parentShape, index));
     }
@@ -199,7 +209,8 @@ final class StructCodec<S> implements ValueCodec {
       boolean set = type instanceof ThriftType.SetOf;
       if (ColumnShape.needsWrapper(element)) {
         S wrapperShape = format.childShape(parentShape, index);
-        return new ListCodec<>(set, columnCodec(element, format, wrapperShape, 0), format, wrapperShape);
+        return new ListCodec<>(
+            set, columnCodec(element, format, wrapperShape, 0), format, wrapperShape);
       }
       return new ListCodec<>(set, columnCodec(element, format, parentShape, index), format, null);
     }
@@ -507,7 +518,8 @@ final class StructCodec<S> implements ValueCodec {
       List<Object> values = new ArrayList<>(entries.size());
       for (Map.Entry<?, ?> entry : entries.entrySet()) {
         if (entry.getKey() == null || entry.getValue() == null) {
-          throw new ConversionException("A map holds a null key or value, which Thrift cannot encode");
+          throw new ConversionException(
+              "A map holds a null key or value, which Thrift cannot encode");
         }
         values.add(
             format.record(

@@ -38,7 +38,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.root = new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count());
     this.attributeShape =
         metadataColumns.attributes()
-            ? format.childShape(format.rootShape(), firstMetadataColumn + metadataColumns.count() - 1)
+            ? format.childShape(
+                format.rootShape(), firstMetadataColumn + metadataColumns.count() - 1)
             : null;
     try {
       // The message-size limit makes the protocol refuse any declared length larger than what is
@@ -50,7 +51,9 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
       throw new IllegalStateException(e);
     }
     this.protocol =
-        config.protocol().newReader(transport, config.maxStringBytes(), config.maxContainerElements());
+        config
+            .protocol()
+            .newReader(transport, config.maxStringBytes(), config.maxContainerElements());
     this.validate = validateMethod(struct);
   }
 

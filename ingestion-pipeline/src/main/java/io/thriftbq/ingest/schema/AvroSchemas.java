@@ -11,8 +11,8 @@ import org.apache.avro.SchemaBuilder;
 /**
  * BigQuery table schema → Avro schema, as BigQuery's Storage Write API expects it for Avro rows
  * (TIMESTAMP as {@code long} with {@code timestamp-micros}, NULLABLE as a union with null first,
- * REPEATED as an array). Record names are the column path, which keeps them unique when two
- * nested records share a field name.
+ * REPEATED as an array). Record names are the column path, which keeps them unique when two nested
+ * records share a field name.
  */
 public final class AvroSchemas {
   private static final String NAMESPACE = "io.thriftbq.rows";
@@ -26,7 +26,8 @@ public final class AvroSchemas {
   private static Schema record(String path, List<TableFieldSchema> columns) {
     List<Schema.Field> fields = new ArrayList<>(columns.size());
     for (TableFieldSchema column : columns) {
-      fields.add(new Schema.Field(column.getName(), fieldSchema(path, column), null, (Object) null));
+      fields.add(
+          new Schema.Field(column.getName(), fieldSchema(path, column), null, (Object) null));
     }
     return Schema.createRecord(path, null, NAMESPACE, false, fields);
   }
@@ -34,16 +35,22 @@ public final class AvroSchemas {
   private static Schema fieldSchema(String parentPath, TableFieldSchema column) {
     Schema type =
         switch (column.getType()) {
-          case "RECORD", "STRUCT" -> record(parentPath + "_" + column.getName(), column.getFields());
+          case "RECORD", "STRUCT" ->
+              record(parentPath + "_" + column.getName(), column.getFields());
           case "INTEGER", "INT64" -> Schema.create(Schema.Type.LONG);
           case "FLOAT", "FLOAT64" -> Schema.create(Schema.Type.DOUBLE);
           case "BOOLEAN", "BOOL" -> Schema.create(Schema.Type.BOOLEAN);
           case "BYTES" -> Schema.create(Schema.Type.BYTES);
           case "STRING" -> stringSchema();
-          case "TIMESTAMP" -> LogicalTypes.timestampMicros()
-              .addToSchema(Schema.create(Schema.Type.LONG));
-          default -> throw new IllegalArgumentException(
-              "Column " + column.getName() + " has type " + column.getType() + ", not supported");
+          case "TIMESTAMP" ->
+              LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG));
+          default ->
+              throw new IllegalArgumentException(
+                  "Column "
+                      + column.getName()
+                      + " has type "
+                      + column.getType()
+                      + ", not supported");
         };
     String mode = column.getMode() == null ? "NULLABLE" : column.getMode();
     return switch (mode) {

@@ -3,8 +3,8 @@ package io.thriftbq.ingest.schema;
 import io.thriftbq.schema.ThriftType;
 
 /**
- * The rules that shape Thrift containers into BigQuery columns, shared by the schema derivation
- * and every converter so that schema and rows cannot drift apart.
+ * The rules that shape Thrift containers into BigQuery columns, shared by the schema derivation and
+ * every converter so that schema and rows cannot drift apart.
  *
  * <ul>
  *   <li>list and set become a REPEATED column of the element;

@@ -23,11 +23,11 @@ import org.apache.beam.sdk.schemas.Schema;
  * Avro schemas are derived from that table schema, so all three formats describe the same table.
  * Derivation runs once per (class, metadata columns) and is cached.
  *
- * <p>Type mapping (also in the README): bool → BOOLEAN; i8, i16, i32, i64 → INTEGER (INT64);
- * double → FLOAT (FLOAT64); string → STRING; binary → BYTES; enum → STRING (the value's IDL name);
- * struct and union → RECORD; list and set → REPEATED; map → REPEATED RECORD(key, value); typedefs
- * → their target type; required → REQUIRED, optional and default → NULLABLE; union members are
- * always NULLABLE. See {@link ColumnShape} for nested containers.
+ * <p>Type mapping (also in the README): bool → BOOLEAN; i8, i16, i32, i64 → INTEGER (INT64); double
+ * → FLOAT (FLOAT64); string → STRING; binary → BYTES; enum → STRING (the value's IDL name); struct
+ * and union → RECORD; list and set → REPEATED; map → REPEATED RECORD(key, value); typedefs → their
+ * target type; required → REQUIRED, optional and default → NULLABLE; union members are always
+ * NULLABLE. See {@link ColumnShape} for nested containers.
  */
 public final class EventSchemas {
   private static final Map<Key, EventSchemas> CACHE = new ConcurrentHashMap<>();

@@ -81,7 +81,8 @@ public class EventConvertersTest {
   }
 
   private <T> EventConverter<T> converter(StorageFormat format) {
-    return EventConverters.create(ConverterConfig.of(className, protocol, MetadataColumns.ALL), format);
+    return EventConverters.create(
+        ConverterConfig.of(className, protocol, MetadataColumns.ALL), format);
   }
 
   private ByteString tableRowProto(TableRow row) throws Exception {
@@ -119,7 +120,8 @@ public class EventConvertersTest {
       byte[] payload = TestEvents.serialize(event, protocol);
 
       ByteString expected = tableRowProto(tableRows.fromBytes(payload, METADATA));
-      assertEquals("TableRow from object", expected, tableRowProto(tableRows.fromEvent(event, METADATA)));
+      assertEquals(
+          "TableRow from object", expected, tableRowProto(tableRows.fromEvent(event, METADATA)));
       assertEquals("Row from bytes", expected, rowProto(rows.fromBytes(payload, METADATA)));
       assertEquals("Row from object", expected, rowProto(rows.fromEvent(event, METADATA)));
       GenericRecord record = records.fromBytes(payload, METADATA);
@@ -154,7 +156,8 @@ public class EventConvertersTest {
       assertEquals(avroProto(record), avroProto(CoderUtils.clone(avroCoder, record)));
       TableRow tableRow = tableRows.fromBytes(payload, METADATA);
       assertEquals(
-          tableRowProto(tableRow), tableRowProto(CoderUtils.clone(TableRowJsonCoder.of(), tableRow)));
+          tableRowProto(tableRow),
+          tableRowProto(CoderUtils.clone(TableRowJsonCoder.of(), tableRow)));
     }
   }
 

@@ -98,8 +98,7 @@ public class EventSchemasTest {
     assertEquals(
         normalized(schemas.tableSchema().getFields()),
         normalized(BigQueryUtils.toTableSchema(beam).getFields()));
-    assertEquals(
-        beam.getFieldCount(), schemas.avroSchema().getFields().size());
+    assertEquals(beam.getFieldCount(), schemas.avroSchema().getFields().size());
     assertEquals(
         org.apache.avro.Schema.Type.ARRAY,
         schemas.avroSchema().getField("a_list_of_lists").schema().getType());
@@ -116,7 +115,11 @@ public class EventSchemasTest {
             case "STRUCT" -> "RECORD";
             default -> field.getType();
           };
-      text.append(field.getName()).append(':').append(type).append(':').append(field.getMode() == null ? "NULLABLE" : field.getMode());
+      text.append(field.getName())
+          .append(':')
+          .append(type)
+          .append(':')
+          .append(field.getMode() == null ? "NULLABLE" : field.getMode());
       if (field.getFields() != null) {
         text.append('(').append(normalized(field.getFields())).append(')');
       }

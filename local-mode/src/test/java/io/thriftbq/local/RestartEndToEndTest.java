@@ -1,0 +1,133 @@
+package io.thriftbq.local;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.lessThan;
+import static org.junit.Assert.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.thriftbq.datagen.DatagenPipeline;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.beam.sdk.PipelineResult;
+import org.joda.time.Duration;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.Timeout;
+import org.junit.runner.RunWith;
+import org.junit.runners.JUnit4;
+
+/**
+ * Stops the ingestion pipeline while the generator is still publishing and starts a new one on the
+ * same subscription: every event must arrive. Messages the first pipeline had pulled but not
+ * acknowledged come back after the subscription's ack deadline.
+ */
+@RunWith(JUnit4.class)
+public class RestartEndToEndTest {
+  private static final long EVENTS = 600;
+  private static final long RATE = 40; // 15 s of publishing, so the stop lands mid-stream
+
+  @Rule public Timeout timeout = Timeout.seconds(360);
+
+  @Test
+  public void restartingIngestionMidStreamLosesNothing() throws Exception {
+    EmulatorStack stack = SharedEmulators.get();
+    TuningStep step = TuningStep.STEP_6;
+    String table = "e2e_restart_" + UUID.randomUUID().toString().substring(0, 6);
+    LocalRun.Channel channel = LocalRun.createChannel(stack, "restart");
+    List<String> ingestArgs =
+        LocalRun.ingestionArgs(stack, step, null, channel.subscription(), table, false);
+
+    PipelineResult first = LocalRun.startIngestion(ingestArgs);
+    PipelineResult generator =
+        DatagenPipeline.buildPipeline(
+                LocalRun.datagenOptions(
+                    LocalRun.datagenArgs(stack, channel.topic(), EVENTS, RATE, 7, 1, false)))
+            .run();
+    PipelineResult second = null;
+    try {
+      long rowsAtStop = waitForRows(stack, table, 50, 120);
+      first.cancel();
+      first.waitUntilFinish(Duration.standardSeconds(30));
+      assertThat("stopped mid-stream", rowsAtStop, lessThan(EVENTS));
+
+      second = LocalRun.startIngestion(ingestArgs);
+      generator.waitUntilFinish(Duration.standardSeconds(120));
+      Map<Long, Long> ids = waitForAllIds(stack, table, EVENTS, 180);
+
+      List<Long> missing = new ArrayList<>();
+      long duplicates = 0;
+      for (long id = 0; id < EVENTS; id++) {
+        Long n = ids.get(id);
+        if (n == null) {
+          missing.add(id);
+        } else if (n > 1) {
+          duplicates += n - 1;
+        }
+      }
+      System.out.printf(
+          "Restart test (%s): %d rows before the stop, %d ids after restart, %d duplicate rows%n",
+          step.describe(), rowsAtStop, ids.size(), duplicates);
+      assertThat("ids lost across the restart", missing, empty());
+      assertEquals(EVENTS, ids.size());
+      assertThat(ids.size(), greaterThan(0));
+    } finally {
+      LocalRun.cancelQuietly(first);
+      LocalRun.cancelQuietly(generator);
+      if (second != null) {
+        LocalRun.cancelQuietly(second);
+      }
+    }
+  }
+
+  private static long countRows(EmulatorStack stack, String table) throws Exception {
+    if (!stack.bigquery().tableExists(LocalRunConfig.DATASET, table)) {
+      return 0;
+    }
+    return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
+  }
+
+  private static long waitForRows(EmulatorStack stack, String table, long atLeast, int seconds)
+      throws Exception {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    long rows = 0;
+    while (System.nanoTime() < deadline) {
+      rows = countRows(stack, table);
+      if (rows >= atLeast) {
+        return rows;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("only " + rows + " rows after " + seconds + " s");
+  }
+
+  private static Map<Long, Long> waitForAllIds(
+      EmulatorStack stack, String table, long events, int seconds) throws Exception {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    Map<Long, Long> ids = new HashMap<>();
+    while (System.nanoTime() < deadline) {
+      ids.clear();
+      for (Map<String, JsonNode> row :
+          stack
+              .bigquery()
+              .query(
+                  "SELECT a.value AS id, COUNT(*) AS n FROM "
+                      + LocalReport.qualified(table)
+                      + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'"
+                      + " GROUP BY a.value")) {
+        ids.put(Long.parseLong(row.get("id").asText()), Long.parseLong(row.get("n").asText()));
+      }
+      if (ids.size() >= events) {
+        // Give a redelivered duplicate the chance to show before counting.
+        Thread.sleep(2000);
+        return ids;
+      }
+      Thread.sleep(1000);
+    }
+    return ids;
+  }
+}
