@@ -67,11 +67,17 @@ public final class LocalRun {
   public record Channel(String topic, String subscription) {}
 
   public static Channel createChannel(EmulatorStack stack, String prefix) throws IOException {
+    return createChannel(stack, prefix, false);
+  }
+
+  /** A new topic and subscription; {@code replayable} keeps acked messages for a later seek. */
+  public static Channel createChannel(EmulatorStack stack, String prefix, boolean replayable)
+      throws IOException {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     String topic = prefix + "-" + suffix;
     String subscription = topic + "-sub";
     stack.pubsub().createTopic(topic);
-    stack.pubsub().createSubscription(subscription, topic, ACK_DEADLINE_SECONDS);
+    stack.pubsub().createSubscription(subscription, topic, ACK_DEADLINE_SECONDS, replayable);
     return new Channel(topic, subscription);
   }
 

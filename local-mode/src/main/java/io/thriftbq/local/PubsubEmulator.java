@@ -125,15 +125,35 @@ public final class PubsubEmulator implements AutoCloseable {
 
   /**
    * A short ack deadline makes messages that a stopped pipeline had pulled but not acknowledged
-   * come back quickly after a restart.
+   * come back quickly after a restart. {@code retainAckedMessages} allows {@link #seek} to replay
+   * acknowledged messages too.
    */
-  public void createSubscription(String subscription, String topic, int ackDeadlineSeconds)
+  public void createSubscription(
+      String subscription, String topic, int ackDeadlineSeconds, boolean retainAckedMessages)
       throws IOException {
     check(
         http.put(
             "/v1/" + subscriptionPath(subscription),
-            Map.of("topic", topicPath(topic), "ackDeadlineSeconds", ackDeadlineSeconds)),
+            Map.of(
+                "topic",
+                topicPath(topic),
+                "ackDeadlineSeconds",
+                ackDeadlineSeconds,
+                "retainAckedMessages",
+                retainAckedMessages)),
         "create subscription " + subscription);
+  }
+
+  /**
+   * Marks every message published after {@code time} as unacknowledged again (Pub/Sub seek), so
+   * that a restarted pipeline reads it once more; needs a subscription that retains acknowledged
+   * messages.
+   */
+  public void seek(String subscription, java.time.Instant time) throws IOException {
+    check(
+        http.post(
+            "/v1/" + subscriptionPath(subscription) + ":seek", Map.of("time", time.toString())),
+        "seek " + subscription);
   }
 
   /** Publishes raw messages (used for the malformed ones, which no generator would produce). */

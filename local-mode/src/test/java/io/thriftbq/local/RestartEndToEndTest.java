@@ -8,6 +8,7 @@ import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.datagen.DatagenPipeline;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,9 @@ public class RestartEndToEndTest {
   private static final long EVENTS = 600;
   private static final long RATE = 40; // 15 s of publishing, so the stop lands mid-stream
 
+  /** More than the worst hand-off latency seen on a loaded 2-core machine (about 70 s). */
+  private static final java.time.Duration REPLAY_MARGIN = java.time.Duration.ofSeconds(120);
+
   @Rule public Timeout timeout = Timeout.seconds(360);
 
   @Test
@@ -38,7 +42,7 @@ public class RestartEndToEndTest {
     EmulatorStack stack = SharedEmulators.get();
     TuningStep step = TuningStep.STEP_6;
     String table = "e2e_restart_" + UUID.randomUUID().toString().substring(0, 6);
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "restart");
+    LocalRun.Channel channel = LocalRun.createChannel(stack, "restart", true);
     List<String> ingestArgs =
         LocalRun.ingestionArgs(stack, step, null, channel.subscription(), table, false);
 
@@ -51,8 +55,10 @@ public class RestartEndToEndTest {
     PipelineResult second = null;
     try {
       long rowsAtStop = waitForRows(stack, table, 50, 120);
+      Instant stoppedAt = Instant.now();
       first.cancel();
       first.waitUntilFinish(Duration.standardSeconds(30));
+      stack.pubsub().seek(channel.subscription(), stoppedAt.minus(REPLAY_MARGIN));
       assertThat("stopped mid-stream", rowsAtStop, lessThan(EVENTS));
 
       second = LocalRun.startIngestion(ingestArgs);

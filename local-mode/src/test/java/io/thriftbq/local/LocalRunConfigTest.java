@@ -1,0 +1,91 @@
+package io.thriftbq.local;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.time.Duration;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.JUnit4;
+
+@RunWith(JUnit4.class)
+public class LocalRunConfigTest {
+  @Test
+  public void defaultsRunStepSevenModestly() {
+    LocalRunConfig config = LocalRunConfig.parse(new String[0]);
+    assertEquals(TuningStep.STEP_7, config.step());
+    assertEquals(2000, config.events());
+    assertEquals(20, config.malformedCount());
+    assertEquals("events_step7", config.tableName());
+    assertFalse(config.keep());
+  }
+
+  @Test
+  public void parsesBothFlagStyles() {
+    LocalRunConfig config =
+        LocalRunConfig.parse(
+            new String[] {
+              "--step",
+              "4",
+              "--events=500",
+              "--rate",
+              "100",
+              "--bad-ratio=0.1",
+              "--report",
+              "out/r.json",
+              "--keep",
+              "--timeout=60",
+              "--triggering-frequency",
+              "2",
+              "--records-per-message=10",
+              "--no-progress"
+            });
+    assertEquals(TuningStep.STEP_4, config.step());
+    assertEquals(500, config.events());
+    assertEquals(50, config.malformedCount());
+    assertEquals(Paths.get("out/r.json"), config.reportFile());
+    assertTrue(config.keep());
+    assertEquals(Duration.ofSeconds(60), config.timeout);
+    assertEquals(Integer.valueOf(2), config.triggeringFrequencySec);
+    assertEquals(10, config.recordsPerMessage());
+    assertFalse(config.progress);
+  }
+
+  @Test
+  public void rejectsBadInputWithAMessage() {
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--step", "9")).getMessage(),
+        containsString("1..7"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--events", "0"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--events", "many"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--bad-ratio", "2"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--table", "a.b"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--unknown", "1"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--rate"));
+    assertThrows(IllegalArgumentException.class, () -> parse("stray"));
+  }
+
+  private static LocalRunConfig parse(String... args) {
+    return LocalRunConfig.parse(args);
+  }
+
+  @Test
+  public void runnerPrintsHelpAndRejectsBadFlagsWithoutStartingEmulators() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertEquals(0, LocalRunner.run(new String[] {"--help"}, o, e));
+    assertThat(out.toString(StandardCharsets.UTF_8), containsString("--bad-ratio"));
+    assertEquals(2, LocalRunner.run(new String[] {"--step", "0"}, o, e));
+    assertThat(err.toString(StandardCharsets.UTF_8), containsString("--step must be 1..7"));
+  }
+}
