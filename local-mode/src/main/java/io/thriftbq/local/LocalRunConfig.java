@@ -26,6 +26,7 @@ public final class LocalRunConfig {
   boolean directRunnerChecks;
   String table;
   int sampleRows = 3;
+  boolean generatorPipeline;
   boolean help;
 
   public static LocalRunConfig defaults() {
@@ -53,6 +54,10 @@ public final class LocalRunConfig {
         "  --timeout SECONDS       give up waiting for events after this long (default 300)",
         "  --report FILE           also write the report as JSON to FILE",
         "  --table NAME            output table (default events_stepN)",
+        "  --generator-pipeline    publish with the generator pipeline (DirectRunner) instead of",
+        "                          the paced in-process publisher; a bounded generator pipeline",
+        "                          publishes everything at its end on the DirectRunner, so rate",
+        "                          and latency figures are then not meaningful",
         "  --direct-runner-checks  keep the DirectRunner's immutability/encodability checks on",
         "                          (slower; the tests keep them on)",
         "  --no-progress           do not print a progress line per second",
@@ -88,6 +93,9 @@ public final class LocalRunConfig {
           break;
         case "--direct-runner-checks":
           config.directRunnerChecks = true;
+          break;
+        case "--generator-pipeline":
+          config.generatorPipeline = true;
           break;
         default:
           if (!name.startsWith("--")) {
@@ -227,6 +235,11 @@ public final class LocalRunConfig {
 
   public LocalRunConfig progress(boolean value) {
     progress = value;
+    return this;
+  }
+
+  public LocalRunConfig generatorPipeline(boolean value) {
+    generatorPipeline = value;
     return this;
   }
 

@@ -111,7 +111,8 @@ final class EventTimeExtractor {
       return;
     }
     try {
-      HandOffLatencyProbe.record(now - Long.parseLong(eventTime.trim()));
+      long created = Long.parseLong(eventTime.trim());
+      HandOffLatencyProbe.record(now - created, created);
     } catch (NumberFormatException e) {
       HandOffLatencyProbe.recordMissingEventTime();
     }

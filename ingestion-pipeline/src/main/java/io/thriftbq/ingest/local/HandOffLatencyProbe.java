@@ -3,10 +3,10 @@ package io.thriftbq.ingest.local;
 import java.util.Arrays;
 
 /**
- * Records, in this JVM, how long after its creation each event row was handed to BigQuery: from
- * the {@code event_time_ms} attribute (stored in the row's {@code _attributes} column) to the
- * moment {@link EmulatorBigQueryServices} sends the row to the emulator (Storage Write append or
- * {@code insertAll} request).
+ * Records, in this JVM, how long after its creation each event row was handed to BigQuery: from the
+ * {@code event_time_ms} attribute (stored in the row's {@code _attributes} column) to the moment
+ * {@link EmulatorBigQueryServices} sends the row to the emulator (Storage Write append or {@code
+ * insertAll} request).
  *
  * <p>Beam's metrics only offer distributions (count, sum, min, max), not percentiles, and this is
  * the one place in local mode that sees every row at the hand-off; the DirectRunner runs the
@@ -18,6 +18,7 @@ public final class HandOffLatencyProbe {
   private static final int MAX_SAMPLES = 1 << 20;
 
   private static long[] samples = new long[4096];
+  private static long[] createdAt = new long[4096];
   private static int size;
   private static long dropped;
   private static long rowsWithoutEventTime;
@@ -25,13 +26,19 @@ public final class HandOffLatencyProbe {
   private HandOffLatencyProbe() {}
 
   static synchronized void record(long latencyMillis) {
+    record(latencyMillis, System.currentTimeMillis() - latencyMillis);
+  }
+
+  static synchronized void record(long latencyMillis, long eventTimeMillis) {
     if (size == samples.length) {
       if (size >= MAX_SAMPLES) {
         dropped++;
         return;
       }
       samples = Arrays.copyOf(samples, Math.min(MAX_SAMPLES, size * 2));
+      createdAt = Arrays.copyOf(createdAt, samples.length);
     }
+    createdAt[size] = eventTimeMillis;
     samples[size++] = latencyMillis;
   }
 
@@ -42,6 +49,21 @@ public final class HandOffLatencyProbe {
   /** A copy of the samples so far, in recording order. */
   public static synchronized long[] samples() {
     return Arrays.copyOf(samples, size);
+  }
+
+  /**
+   * The samples of events created at or after {@code fromEpochMillis}: lets a report leave out the
+   * pipeline's start-up, when the first events wait for the runner to begin reading.
+   */
+  public static synchronized long[] samplesCreatedSince(long fromEpochMillis) {
+    long[] out = new long[size];
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      if (createdAt[i] >= fromEpochMillis) {
+        out[n++] = samples[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
   }
 
   /** Rows handed off whose {@code _attributes} had no usable {@code event_time_ms}. */
@@ -56,6 +78,7 @@ public final class HandOffLatencyProbe {
 
   public static synchronized void reset() {
     samples = new long[4096];
+    createdAt = new long[4096];
     size = 0;
     dropped = 0;
     rowsWithoutEventTime = 0;

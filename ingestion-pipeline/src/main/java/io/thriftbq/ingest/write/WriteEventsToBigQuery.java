@@ -68,17 +68,17 @@ import org.joda.time.Duration;
 public final class WriteEventsToBigQuery<T>
     extends PTransform<PCollection<TimestampedValue<T>>, PCollection<DeadLetter>> {
 
-  private final @Nullable String tableSpec;
-  private final StorageFormat format;
-  private final WriteMethod method;
-  private final @Nullable String thriftClassName;
-  private final MetadataColumns metadataColumns;
-  private final boolean autoSharding;
-  private final @Nullable Duration triggeringFrequency;
-  private final int numStorageWriteApiStreams;
-  private final boolean createTable;
-  private final TableLayout layout;
-  private final @Nullable BigQueryServices testServices;
+  private @Nullable String tableSpec;
+  private StorageFormat format;
+  private WriteMethod method;
+  private @Nullable String thriftClassName;
+  private MetadataColumns metadataColumns;
+  private boolean autoSharding;
+  private @Nullable Duration triggeringFrequency;
+  private int numStorageWriteApiStreams;
+  private boolean createTable;
+  private TableLayout layout;
+  private @Nullable BigQueryServices testServices;
 
   private WriteEventsToBigQuery(
       @Nullable String tableSpec,
@@ -103,6 +103,22 @@ public final class WriteEventsToBigQuery<T>
     this.createTable = createTable;
     this.layout = layout;
     this.testServices = testServices;
+  }
+
+  /** A copy to configure; the transform is immutable once a withX() method returns it. */
+  private WriteEventsToBigQuery(WriteEventsToBigQuery<T> other) {
+    this(
+        other.tableSpec,
+        other.format,
+        other.method,
+        other.thriftClassName,
+        other.metadataColumns,
+        other.autoSharding,
+        other.triggeringFrequency,
+        other.numStorageWriteApiStreams,
+        other.createTable,
+        other.layout,
+        other.testServices);
   }
 
   /**
@@ -158,68 +174,33 @@ public final class WriteEventsToBigQuery<T>
 
   public WriteEventsToBigQuery<T> withFormat(StorageFormat format) {
     checkArgument(format != null, "format can not be null");
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.format = format;
+    return copy;
   }
 
   public WriteEventsToBigQuery<T> withMethod(WriteMethod method) {
     checkArgument(method != null, "method can not be null");
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.method = method;
+    return copy;
   }
 
   /** The Thrift class and metadata columns the table schema is derived from. */
   public WriteEventsToBigQuery<T> withSchemaOf(
       String thriftClassName, MetadataColumns metadataColumns) {
     checkArgument(metadataColumns != null, "metadataColumns can not be null");
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.thriftClassName = thriftClassName;
+    copy.metadataColumns = metadataColumns;
+    return copy;
   }
 
   /** Runner-chosen write sharding; unbounded input, STREAMING_INSERTS or STORAGE_WRITE_API. */
   public WriteEventsToBigQuery<T> withAutoSharding(boolean autoSharding) {
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.autoSharding = autoSharding;
+    return copy;
   }
 
   /**
@@ -228,84 +209,39 @@ public final class WriteEventsToBigQuery<T>
    * --storageWriteApiTriggeringFrequencySec}.
    */
   public WriteEventsToBigQuery<T> withTriggeringFrequency(@Nullable Duration frequency) {
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        frequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.triggeringFrequency = frequency;
+    return copy;
   }
 
   /** Fixed number of exactly-once write streams; 0 leaves it to BigQueryIO. */
   public WriteEventsToBigQuery<T> withNumStorageWriteApiStreams(int streams) {
     checkArgument(streams >= 0, "numStorageWriteApiStreams must be >= 0, was %s", streams);
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        streams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.numStorageWriteApiStreams = streams;
+    return copy;
   }
 
   /** CREATE_IF_NEEDED from the derived schema, or CREATE_NEVER. */
   public WriteEventsToBigQuery<T> withCreateTable(boolean createTable) {
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.createTable = createTable;
+    return copy;
   }
 
   /** Partitioning and clustering of a created table. */
   public WriteEventsToBigQuery<T> withTableLayout(TableLayout layout) {
     checkArgument(layout != null, "layout can not be null");
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        testServices);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.layout = layout;
+    return copy;
   }
 
   /** BigQuery services to use instead of the real ones: Beam's fakes, or the local emulator. */
   public WriteEventsToBigQuery<T> withTestServices(@Nullable BigQueryServices services) {
-    return new WriteEventsToBigQuery<>(
-        tableSpec,
-        format,
-        method,
-        thriftClassName,
-        metadataColumns,
-        autoSharding,
-        triggeringFrequency,
-        numStorageWriteApiStreams,
-        createTable,
-        layout,
-        services);
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.testServices = services;
+    return copy;
   }
 
   public @Nullable BigQueryServices getTestServices() {

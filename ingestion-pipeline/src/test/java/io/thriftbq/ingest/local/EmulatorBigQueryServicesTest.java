@@ -140,7 +140,8 @@ public class EmulatorBigQueryServicesTest {
               TABLE + "/streams/s1",
               descriptor,
               false,
-              AppendRowsRequest.MissingValueInterpretation.MISSING_VALUE_INTERPRETATION_UNSPECIFIED);
+              AppendRowsRequest.MissingValueInterpretation
+                  .MISSING_VALUE_INTERPRETATION_UNSPECIFIED);
       client.pin();
       AppendRowsResponse response = client.appendRows(0, rows).get(10, TimeUnit.SECONDS);
       assertEquals(0L, response.getAppendResult().getOffset().getValue());
@@ -267,7 +268,8 @@ public class EmulatorBigQueryServicesTest {
     public void getWriteStream(
         GetWriteStreamRequest request, StreamObserver<WriteStream> response) {
       calls.add("get");
-      response.onNext(WriteStream.newBuilder().setName(request.getName()).setLocation("US").build());
+      response.onNext(
+          WriteStream.newBuilder().setName(request.getName()).setLocation("US").build());
       response.onCompleted();
     }
 

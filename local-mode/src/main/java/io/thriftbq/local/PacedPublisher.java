@@ -1,0 +1,103 @@
+package io.thriftbq.local;
+
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.datagen.RandomEventGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes the generator's events at a steady rate from this JVM, using the generator's
+ * pipeline-free core, so every event carries the same bytes and the same {@code event_id} and
+ * {@code event_time_ms} attributes as the generator pipeline would give it.
+ *
+ * <p>Why not the generator pipeline: a bounded run ({@code --maxEvents}) of it on the DirectRunner
+ * reads its rate-limited source to the end before anything reaches Pub/Sub, so all events arrive in
+ * one burst after {@code events / rate} seconds, each stamped up to that long before it was
+ * published. That would make both the rate and the latency of a local run fiction. The end-to-end
+ * tests still run the generator pipeline.
+ */
+final class PacedPublisher {
+  /** Publish calls per second; each carries the events due since the previous call. */
+  private static final int TICKS_PER_SECOND = 20;
+
+  private static final int MAX_MESSAGES_PER_CALL = 1000;
+
+  private final PubsubEmulator pubsub;
+  private final String topic;
+  private final RandomEventGenerator generator;
+  private final long events;
+  private final long ratePerSec;
+  private final int recordsPerMessage;
+  private final AtomicLong published = new AtomicLong();
+
+  PacedPublisher(
+      PubsubEmulator pubsub,
+      String topic,
+      RandomEventGenerator generator,
+      long events,
+      long ratePerSec,
+      int recordsPerMessage) {
+    this.pubsub = pubsub;
+    this.topic = topic;
+    this.generator = generator;
+    this.events = events;
+    this.ratePerSec = ratePerSec;
+    this.recordsPerMessage = recordsPerMessage;
+  }
+
+  long published() {
+    return published.get();
+  }
+
+  /** Publishes every event, pacing to the rate; returns when the last one is acknowledged. */
+  void run() throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    long next = 0;
+    while (next < events) {
+      double elapsedSec = (System.nanoTime() - start) / 1e9;
+      long due = Math.min(events, (long) Math.ceil(elapsedSec * ratePerSec) + 1);
+      List<PubsubEmulator.RawMessage> batch = new ArrayList<>();
+      while (next < due && batch.size() < MAX_MESSAGES_PER_CALL) {
+        int count = (int) Math.min(recordsPerMessage, events - next);
+        batch.add(message(next, count));
+        next += count;
+      }
+      if (!batch.isEmpty()) {
+        pubsub.publish(topic, batch);
+        published.set(next);
+      }
+      if (next < due) {
+        continue; // behind schedule: publish the rest without sleeping
+      }
+      long wakeAt = start + (long) ((elapsedSec + 1.0 / TICKS_PER_SECOND) * 1e9);
+      long sleepNanos = wakeAt - System.nanoTime();
+      if (sleepNanos > 0) {
+        Thread.sleep(sleepNanos / 1_000_000, (int) (sleepNanos % 1_000_000));
+      }
+    }
+  }
+
+  private PubsubEmulator.RawMessage message(long first, int count) {
+    long createdAtMs = System.currentTimeMillis();
+    Map<String, String> attributes = new HashMap<>();
+    byte[] payload;
+    if (recordsPerMessage == 1) {
+      payload = generator.serialize(first);
+    } else {
+      List<byte[]> members = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        members.add(generator.serialize(first + i));
+      }
+      payload = EventEnvelope.pack(members);
+      attributes.putAll(EventEnvelope.envelopeAttributes(count));
+    }
+    attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
+    attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
+    return new PubsubEmulator.RawMessage(payload, attributes);
+  }
+}
