@@ -141,7 +141,7 @@ check_shellcheck() {
 }
 
 check_bats() {
-  (cd "$ROOT" && prove --ext .bats --exec 'bats --tap' -r scripts/test)
+  (cd "$ROOT" && prove --ext .bats --exec 'bats --tap' -r scripts/test scripts/test-local)
 }
 
 check_hadolint() {

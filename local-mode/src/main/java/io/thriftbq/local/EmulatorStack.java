@@ -36,6 +36,16 @@ public final class EmulatorStack implements AutoCloseable {
    */
   public static EmulatorStack start(String project, String dataset, boolean keep)
       throws IOException, InterruptedException {
+    return start(project, dataset, keep, false);
+  }
+
+  /**
+   * @param cancelSafe start the BigQuery emulator in the slower mode that survives clients
+   *     cancelling Storage Write streams mid-append (see {@link BigQueryEmulator})
+   */
+  public static EmulatorStack start(
+      String project, String dataset, boolean keep, boolean cancelSafe)
+      throws IOException, InterruptedException {
     String missing = LocalPaths.missingPrerequisites();
     if (!missing.isEmpty()) {
       throw new IllegalStateException(missing.strip());
@@ -56,7 +66,8 @@ public final class EmulatorStack implements AutoCloseable {
               project,
               dataset,
               bigqueryData,
-              workDir.resolve("bigquery-emulator.log"));
+              workDir.resolve("bigquery-emulator.log"),
+              cancelSafe);
       return stack;
     } catch (IOException | RuntimeException | InterruptedException e) {
       stack.close();

@@ -310,7 +310,8 @@ public final class LocalRun {
         progress.problems.add("Publishing the malformed messages failed");
       }
       MetricQueryResults ingestionMetrics = ingestionMetrics(ingestion);
-      cancelQuietly(ingestion);
+      // Report before cancelling: the emulator must not be asked anything after a cancel that
+      // may tear down Storage Write streams mid-append (see BigQueryEmulator).
       return LocalReport.build(
           config,
           stack,

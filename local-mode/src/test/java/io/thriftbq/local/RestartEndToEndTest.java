@@ -39,7 +39,12 @@ public class RestartEndToEndTest {
 
   @Test
   public void restartingIngestionMidStreamLosesNothing() throws Exception {
-    EmulatorStack stack = SharedEmulators.get();
+    try (EmulatorStack stack = SharedEmulators.startPrivate()) {
+      restartMidStream(stack);
+    }
+  }
+
+  private void restartMidStream(EmulatorStack stack) throws Exception {
     TuningStep step = TuningStep.STEP_6;
     String table = "e2e_restart_" + UUID.randomUUID().toString().substring(0, 6);
     LocalRun.Channel channel = LocalRun.createChannel(stack, "restart", true);

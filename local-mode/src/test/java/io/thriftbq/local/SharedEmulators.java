@@ -16,6 +16,25 @@ final class SharedEmulators {
    *     skip, so a CI machine without the emulators cannot pass silently
    */
   static synchronized EmulatorStack get() throws Exception {
+    return shared();
+  }
+
+  /**
+   * A private pair for a test that cancels a pipeline mid-append: the BigQuery emulator runs in its
+   * cancel-safe mode, and if it still misbehaves no other test shares it.
+   */
+  static EmulatorStack startPrivate() throws Exception {
+    try {
+      return EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false, true);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException(
+          "The end-to-end tests need both emulators and do not skip without them.\n"
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static EmulatorStack shared() throws Exception {
     if (startFailure != null) {
       throw startFailure;
     }

@@ -41,7 +41,64 @@ final class StructCodec<S> implements ValueCodec {
   private Object[] defaults;
 
   private record FieldSlot(
-      int index, ThriftField field, TFieldIdEnum fieldEnum, ValueCodec codec) {}
+      int index,
+      ThriftField field,
+      TFieldIdEnum fieldEnum,
+      ValueCodec codec,
+      byte wireType,
+      int scalar) {}
+
+  // Scalars are read by a switch rather than through the codec interface: that call site sees
+  // every codec class and cannot be inlined, and scalars are most of the values of an event.
+  private static final int NOT_SCALAR = 0;
+  private static final int SCALAR_BOOL = 1;
+  private static final int SCALAR_I8 = 2;
+  private static final int SCALAR_I16 = 3;
+  private static final int SCALAR_I32 = 4;
+  private static final int SCALAR_I64 = 5;
+  private static final int SCALAR_DOUBLE = 6;
+  private static final int SCALAR_STRING = 7;
+
+  private static int scalarKind(ValueCodec codec) {
+    if (codec instanceof StringCodec) {
+      return SCALAR_STRING;
+    } else if (codec instanceof LongCodec) {
+      return SCALAR_I64;
+    } else if (codec instanceof IntCodec) {
+      return SCALAR_I32;
+    } else if (codec instanceof ShortCodec) {
+      return SCALAR_I16;
+    } else if (codec instanceof ByteCodec) {
+      return SCALAR_I8;
+    } else if (codec instanceof DoubleCodec) {
+      return SCALAR_DOUBLE;
+    } else if (codec instanceof BoolCodec) {
+      return SCALAR_BOOL;
+    }
+    return NOT_SCALAR;
+  }
+
+  private static Object readValue(ValueCodec codec, int scalar, TProtocol in)
+      throws TException, ThriftDecodeException {
+    switch (scalar) {
+      case SCALAR_STRING:
+        return in.readString();
+      case SCALAR_I64:
+        return in.readI64();
+      case SCALAR_I32:
+        return (long) in.readI32();
+      case SCALAR_I16:
+        return (long) in.readI16();
+      case SCALAR_I8:
+        return (long) in.readByte();
+      case SCALAR_DOUBLE:
+        return in.readDouble();
+      case SCALAR_BOOL:
+        return in.readBool();
+      default:
+        return codec.read(in);
+    }
+  }
 
   StructCodec(ThriftStruct struct, RowFormat<?, S> format, S shape, int extraColumns) {
     this.struct = struct;
@@ -55,8 +112,9 @@ final class StructCodec<S> implements ValueCodec {
     List<Integer> required = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       ThriftField field = fields.get(i);
+      ValueCodec codec = columnCodec(field.type(), format, shape, i);
       slots[i] =
-          new FieldSlot(i, field, field.fieldEnum(), columnCodec(field.type(), format, shape, i));
+          new FieldSlot(i, field, field.fieldEnum(), codec, codec.wireType(), scalarKind(codec));
       min = Math.min(min, field.id());
       max = Math.max(max, field.id());
       if (field.isRequired() && !struct.isUnion()) {
@@ -116,11 +174,11 @@ final class StructCodec<S> implements ValueCodec {
       }
       int offset = header.id - minFieldId;
       FieldSlot slot = offset >= 0 && offset < slotsById.length ? slotsById[offset] : null;
-      if (slot == null || slot.codec().wireType() != header.type) {
+      if (slot == null || slot.wireType() != header.type) {
         // A field from a newer IDL, or one whose type changed: Thrift's own readers skip it too.
         TProtocolUtil.skip(in, header.type, MAX_SKIP_DEPTH);
       } else {
-        values[slot.index()] = slot.codec().read(in);
+        values[slot.index()] = readValue(slot.codec(), slot.scalar(), in);
         if (slot.index() < 64) {
           seen |= 1L << slot.index();
         }
@@ -408,12 +466,14 @@ final class StructCodec<S> implements ValueCodec {
   private static final class ListCodec<S> implements ValueCodec {
     private final boolean set;
     private final ValueCodec element;
+    private final int elementScalar;
     private final RowFormat<?, S> format;
     private final S wrapperShape;
 
     ListCodec(boolean set, ValueCodec element, RowFormat<?, S> format, S wrapperShape) {
       this.set = set;
       this.element = element;
+      this.elementScalar = scalarKind(element);
       this.format = format;
       this.wrapperShape = wrapperShape;
     }
@@ -440,7 +500,7 @@ final class StructCodec<S> implements ValueCodec {
       }
       List<Object> values = new ArrayList<>(size);
       for (int i = 0; i < size; i++) {
-        values.add(wrap(element.read(in)));
+        values.add(wrap(readValue(element, elementScalar, in)));
       }
       if (set) {
         in.readSetEnd();
@@ -477,6 +537,8 @@ final class StructCodec<S> implements ValueCodec {
   private static final class MapCodec<S> implements ValueCodec {
     private final ValueCodec key;
     private final ValueCodec value;
+    private final int keyScalar;
+    private final int valueScalar;
     private final RowFormat<?, S> format;
     private final S entryShape;
 
@@ -485,6 +547,8 @@ final class StructCodec<S> implements ValueCodec {
       this.entryShape = entryShape;
       this.key = columnCodec(type.key(), format, entryShape, 0);
       this.value = columnCodec(type.value(), format, entryShape, 1);
+      this.keyScalar = scalarKind(key);
+      this.valueScalar = scalarKind(value);
     }
 
     @Override
@@ -504,8 +568,8 @@ final class StructCodec<S> implements ValueCodec {
       }
       List<Object> entries = new ArrayList<>(header.size);
       for (int i = 0; i < header.size; i++) {
-        Object k = key.read(in);
-        Object v = value.read(in);
+        Object k = readValue(key, keyScalar, in);
+        Object v = readValue(value, valueScalar, in);
         entries.add(format.record(entryShape, new Object[] {k, v}));
       }
       in.readMapEnd();
