@@ -65,7 +65,12 @@ public final class BigQueryEmulator implements AutoCloseable {
             dataset,
             "--data-dir",
             dataDir.toString());
-    ManagedProcess process = ManagedProcess.start("bigquery-emulator", command, Map.of(), logFile);
+    // The C (upb) protobuf extension has crashed the emulator when a client cancelled mid-append;
+    // the pure-Python implementation is slower but survives that.
+    Map<String, String> environment =
+        pureProtobuf ? Map.of("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python") : Map.of();
+    ManagedProcess process =
+        ManagedProcess.start("bigquery-emulator", command, environment, logFile);
     BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project);
     try {
       emulator.awaitReady(Duration.ofSeconds(60));
