@@ -29,6 +29,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final TMemoryInputTransport transport;
   private final TProtocol protocol;
   private final MethodHandle validate;
+  private final String protocolName;
 
   ThriftRowConverter(ConverterConfig config, EventSchemas schemas, RowFormat<R, S> format) {
     this.struct = schemas.struct();
@@ -55,6 +56,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
             .protocol()
             .newReader(transport, config.maxStringBytes(), config.maxContainerElements());
     this.validate = validateMethod(struct);
+    this.protocolName = config.protocol().name();
   }
 
   @Override
@@ -133,15 +135,11 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
         "Cannot decode a "
             + struct.name()
             + " with the "
-            + protocolName()
+            + protocolName
             + " protocol: "
             + e.getClass().getSimpleName()
             + (e.getMessage() == null ? "" : ": " + e.getMessage()),
         e);
-  }
-
-  private String protocolName() {
-    return protocol.getClass().getSimpleName().replace("Protocol", "").replace("T", "");
   }
 
   private Object[] withMetadata(Object[] values, EventMetadata metadata) {
