@@ -5,7 +5,6 @@ import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -45,18 +44,9 @@ final class TableRowFormat extends RowFormat<TableRow, TableRowFormat.Names> {
 
   @Override
   TableRow record(Names shape, Object[] values) {
-    String[] names = shape.names();
-    // A HashMap behind the row avoids GenericData.set's per-field class-info lookup and its
-    // linear-scan ArrayMap, which dominate TableRow construction for wide rows.
-    HashMap<String, Object> columns = new HashMap<>(names.length * 2);
-    for (int i = 0; i < names.length; i++) {
-      Object value = values[i];
-      if (value != null && !(value instanceof List<?> list && list.isEmpty())) {
-        columns.put(names[i], value);
-      }
-    }
     TableRow row = new TableRow();
-    row.setUnknownKeys(columns);
+    // The values array is ours (see RowFormat#record): the row wraps it without copying.
+    row.setUnknownKeys(new ColumnMap(shape.names(), values, shape.names().length));
     return row;
   }
 
