@@ -36,8 +36,6 @@ public final class ThriftStruct {
   private final boolean union;
   private final Constructor<? extends TBase<?, ?>> constructor;
   private List<ThriftField> fields; // set once while resolving, then never changed
-  private ThriftField[] fieldsById;
-  private short minId;
 
   private ThriftStruct(Class<? extends TBase<?, ?>> structClass) {
     this.structClass = structClass;
@@ -127,17 +125,6 @@ public final class ThriftStruct {
     return fields;
   }
 
-  /** The field with wire id {@code id}, or null if this version of the IDL does not know it. */
-  public ThriftField fieldById(short id) {
-    int offset = id - minId;
-    return offset >= 0 && offset < fieldsById.length ? fieldsById[offset] : null;
-  }
-
-  /** Position of {@code field} in {@link #fields()}. */
-  public int indexOf(ThriftField field) {
-    return fields.indexOf(field);
-  }
-
   /** A new, empty instance (with the IDL's default values, as the generated constructor sets). */
   public TBase<?, ?> newInstance() {
     try {
@@ -192,13 +179,6 @@ public final class ThriftStruct {
                 entry.getKey()));
       }
       struct.fields = Collections.unmodifiableList(fields);
-      short min = fields.stream().map(ThriftField::id).min(Short::compare).orElse((short) 0);
-      short max = fields.stream().map(ThriftField::id).max(Short::compare).orElse((short) 0);
-      struct.minId = min;
-      struct.fieldsById = new ThriftField[max - min + 1];
-      for (ThriftField field : fields) {
-        struct.fieldsById[field.id() - min] = field;
-      }
       inProgress.remove(structClass);
       CACHE.put(structClass, struct);
       return struct;

@@ -1,6 +1,5 @@
 package io.thriftbq.schema;
 
-import java.util.List;
 import org.apache.thrift.protocol.TType;
 
 /**
@@ -100,13 +99,5 @@ public sealed interface ThriftType
       return set.element();
     }
     throw new IllegalArgumentException("not a list or set: " + type);
-  }
-
-  /** The directly nested types of a container; empty for scalars, enums and structs. */
-  static List<ThriftType> children(ThriftType type) {
-    if (type instanceof MapOf map) {
-      return List.of(map.key(), map.value());
-    }
-    return isRepeated(type) ? List.of(elementOf(type)) : List.of();
   }
 }
