@@ -82,35 +82,13 @@ public final class BigQueryEmulator implements AutoCloseable {
   }
 
   private void awaitReady(Duration timeout) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IOException(
-            "The BigQuery emulator exited during start-up. Its log ("
-                + process.logFile()
-                + "):\n"
-                + process.logTail(20));
-      }
-      if (FreePorts.isListening(restPort) && FreePorts.isListening(grpcPort)) {
-        try {
-          if (http.get("/bigquery/v2/projects/" + project + "/datasets").ok()) {
-            return;
-          }
-        } catch (IOException notYet) {
-          // The port opens before the server answers.
-        }
-      }
-      Thread.sleep(200);
-    }
-    throw new IOException(
-        "The BigQuery emulator did not answer on ports "
-            + restPort
-            + "/"
-            + grpcPort
-            + " within "
-            + timeout.toSeconds()
-            + " s. Its log:\n"
-            + process.logTail(20));
+    process.awaitReady(
+        "BigQuery emulator (ports " + restPort + "/" + grpcPort + ")",
+        timeout,
+        () ->
+            FreePorts.isListening(restPort)
+                && FreePorts.isListening(grpcPort)
+                && http.get("/bigquery/v2/projects/" + project + "/datasets").ok());
   }
 
   public int restPort() {

@@ -62,6 +62,50 @@ public final class ManagedProcess implements AutoCloseable {
     return logFile;
   }
 
+  /** Whether a starting server answers yet; an IOException means not yet. */
+  @FunctionalInterface
+  public interface ReadinessProbe {
+    boolean ready() throws IOException;
+  }
+
+  /**
+   * Waits until {@code probe} says the server is ready, failing early with the log's tail when the
+   * process exits, and after {@code timeout} otherwise.
+   *
+   * @param description what the server is, for the error messages, e.g. "Pub/Sub emulator (port
+   *     8085)"
+   */
+  public void awaitReady(String description, Duration timeout, ReadinessProbe probe)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException(
+            "The "
+                + description
+                + " exited during start-up. Its log ("
+                + logFile
+                + "):\n"
+                + logTail(20));
+      }
+      try {
+        if (probe.ready()) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // The port opens before the server answers.
+      }
+      Thread.sleep(200);
+    }
+    throw new IOException(
+        "The "
+            + description
+            + " did not answer within "
+            + timeout.toSeconds()
+            + " s. Its log:\n"
+            + logTail(20));
+  }
+
   /** The last lines of the log, for error messages. */
   public String logTail(int lines) {
     try {

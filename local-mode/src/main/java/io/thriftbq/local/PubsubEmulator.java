@@ -61,33 +61,10 @@ public final class PubsubEmulator implements AutoCloseable {
   }
 
   private void awaitReady(Duration timeout) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IOException(
-            "The Pub/Sub emulator exited during start-up. Its log ("
-                + process.logFile()
-                + "):\n"
-                + process.logTail(20));
-      }
-      if (FreePorts.isListening(port)) {
-        try {
-          if (http.get("/v1/projects/" + project + "/topics").ok()) {
-            return;
-          }
-        } catch (IOException notYet) {
-          // The port opens before the server answers.
-        }
-      }
-      Thread.sleep(200);
-    }
-    throw new IOException(
-        "The Pub/Sub emulator did not answer on port "
-            + port
-            + " within "
-            + timeout.toSeconds()
-            + " s. Its log:\n"
-            + process.logTail(20));
+    process.awaitReady(
+        "Pub/Sub emulator (port " + port + ")",
+        timeout,
+        () -> FreePorts.isListening(port) && http.get("/v1/projects/" + project + "/topics").ok());
   }
 
   public int port() {
