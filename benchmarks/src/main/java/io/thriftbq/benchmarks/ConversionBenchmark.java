@@ -12,6 +12,7 @@ import io.thriftbq.ingest.convert.ThriftDecodeException;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.sample.Event;
+import io.thriftbq.sample.proto.EventRow;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.io.gcp.bigquery.AvroGenericRecordToStorageApiProto;
@@ -57,9 +58,11 @@ public class ConversionBenchmark {
   private EventConverter<TableRow> tableRows;
   private EventConverter<Row> rows;
   private EventConverter<GenericRecord> records;
+  private EventConverter<EventRow> messages;
   private TableRow[] tableRowCorpus;
   private Row[] rowCorpus;
   private GenericRecord[] recordCorpus;
+  private EventRow[] messageCorpus;
   private Descriptor descriptor;
   private TableRowToStorageApiProto.SchemaInformation schemaInformation;
 
@@ -71,6 +74,9 @@ public class ConversionBenchmark {
     tableRows = EventConverters.create(config, StorageFormat.TABLE_ROW);
     rows = EventConverters.create(config, StorageFormat.BEAM_ROW);
     records = EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD);
+    messages =
+        EventConverters.create(
+            config.withProtoClassName(EventRow.class.getName()), StorageFormat.PROTO_MESSAGE);
     EventSchemas schemas = EventSchemas.of(Event.class.getName(), MetadataColumns.NONE);
     // The descriptor and schema information are what Beam's sink derives once per destination.
     descriptor =
@@ -81,10 +87,12 @@ public class ConversionBenchmark {
     tableRowCorpus = new TableRow[corpus.length];
     rowCorpus = new Row[corpus.length];
     recordCorpus = new GenericRecord[corpus.length];
+    messageCorpus = new EventRow[corpus.length];
     for (int i = 0; i < corpus.length; i++) {
       tableRowCorpus[i] = tableRows.fromBytes(corpus[i], METADATA);
       rowCorpus[i] = rows.fromBytes(corpus[i], METADATA);
       recordCorpus[i] = records.fromBytes(corpus[i], METADATA);
+      messageCorpus[i] = messages.fromBytes(corpus[i], METADATA);
     }
     System.out.printf(
         "%ncorpus: %d events, mean %.1f bytes, mean %.1f scalar values%n",
@@ -120,6 +128,13 @@ public class ConversionBenchmark {
   public void bytesToGenericRecord(Blackhole blackhole) throws ThriftDecodeException {
     for (byte[] payload : corpus) {
       blackhole.consume(records.fromBytes(payload, METADATA));
+    }
+  }
+
+  @Benchmark
+  public void bytesToProtoMessage(Blackhole blackhole) throws ThriftDecodeException {
+    for (byte[] payload : corpus) {
+      blackhole.consume(messages.fromBytes(payload, METADATA));
     }
   }
 
@@ -171,7 +186,22 @@ public class ConversionBenchmark {
     }
   }
 
+  /** PROTO_MESSAGE: the sink's whole conversion is the generated message's own serializer. */
+  @Benchmark
+  public void protoMessageToProto(Blackhole blackhole) {
+    for (EventRow message : messageCorpus) {
+      blackhole.consume(message.toByteArray());
+    }
+  }
+
   // ---- the whole path: Thrift bytes → format → proto bytes ------------------------------------
+
+  @Benchmark
+  public void wholePathProtoMessage(Blackhole blackhole) throws Exception {
+    for (byte[] payload : corpus) {
+      blackhole.consume(messages.fromBytes(payload, METADATA).toByteArray());
+    }
+  }
 
   @Benchmark
   public void wholePathTableRow(Blackhole blackhole) throws Exception {

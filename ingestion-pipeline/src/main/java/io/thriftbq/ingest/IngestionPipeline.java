@@ -129,7 +129,8 @@ public final class IngestionPipeline {
 
   @SuppressWarnings("unchecked")
   private static DecodeEvents<Object> decode(IngestionOptions options, EventSchemas schemas) {
-    Coder<Object> rowCoder = (Coder<Object>) schemas.coderFor(options.getFormatToStore());
+    Coder<Object> rowCoder =
+        (Coder<Object>) schemas.coderFor(options.getFormatToStore(), options.getProtoClassName());
     return DecodeEvents.of(ConverterConfig.from(options), options.getFormatToStore(), rowCoder)
         .withUdfClassName(options.getUdfClassName())
         .withEventTimeAttribute(options.getEventTimeAttribute())

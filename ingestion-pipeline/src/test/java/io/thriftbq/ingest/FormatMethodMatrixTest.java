@@ -18,6 +18,7 @@ import io.thriftbq.ingest.testing.TestData;
 import io.thriftbq.ingest.testing.TestOptions;
 import io.thriftbq.sample.Event;
 import io.thriftbq.sample.Product;
+import io.thriftbq.sample.proto.EventRowWithMetadata;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -43,10 +44,10 @@ import org.junit.runners.Parameterized.Parameters;
  * Every format with every write method, through the whole pipeline after the read, against Beam's
  * fake BigQuery: bounded input, and unbounded input (TestStream) with auto-sharding where the
  * method has a write shuffle. Asserts the rows' contents against the source events, and that the
- * three formats land exactly the same rows.
+ * four formats land exactly the same rows.
  *
- * <p>Each case runs three pipelines (one per format) on plain {@link Pipeline}s rather than a
- * TestPipeline rule, because the cross-format comparison needs all three in one test.
+ * <p>Each case runs four pipelines (one per format) on plain {@link Pipeline}s rather than a
+ * TestPipeline rule, because the cross-format comparison needs all four in one test.
  */
 @RunWith(Parameterized.class)
 public class FormatMethodMatrixTest {
@@ -76,7 +77,7 @@ public class FormatMethodMatrixTest {
     Map<StorageFormat, List<Map<String, Object>>> rowsByFormat = new EnumMap<>(StorageFormat.class);
     for (StorageFormat format : StorageFormat.values()) {
       FakeBigQuery fake = FakeBigQuery.create();
-      IngestionOptions options = TestOptions.create(fake, format, method, tuningArgs());
+      IngestionOptions options = TestOptions.create(fake, format, method, args(format));
       Pipeline pipeline = Pipeline.create(options);
       PCollection<DeadLetter> deadLetters =
           IngestionPipeline.ingest(input(pipeline), options, fake.services);
@@ -101,10 +102,17 @@ public class FormatMethodMatrixTest {
         "AVRO_GENERIC_RECORD and TABLE_ROW land the same rows",
         rowsByFormat.get(StorageFormat.TABLE_ROW),
         rowsByFormat.get(StorageFormat.AVRO_GENERIC_RECORD));
+    assertEquals(
+        "PROTO_MESSAGE and TABLE_ROW land the same rows",
+        rowsByFormat.get(StorageFormat.TABLE_ROW),
+        rowsByFormat.get(StorageFormat.PROTO_MESSAGE));
   }
 
-  private String[] tuningArgs() {
+  private String[] args(StorageFormat format) {
     List<String> args = new ArrayList<>();
+    if (format == StorageFormat.PROTO_MESSAGE) {
+      args.add("--protoClassName=" + EventRowWithMetadata.class.getName());
+    }
     args.add("--includePubsubMessageId=true");
     args.add("--includePublishTime=true");
     args.add("--includeAttributes=true");

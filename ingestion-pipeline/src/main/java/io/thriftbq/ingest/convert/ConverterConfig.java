@@ -3,17 +3,20 @@ package io.thriftbq.ingest.convert;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.IngestionOptions;
 import java.io.Serializable;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Everything needed to build an {@link EventConverter}. Small and serializable, so DoFns carry it
- * and build the heavy converter once per instance.
+ * Everything needed to build an {@link EventConverter}; {@code protoClassName} only for the
+ * PROTO_MESSAGE format. Small and serializable, so DoFns carry it and build the heavy converter
+ * once per instance.
  */
 public record ConverterConfig(
     String thriftClassName,
     ThriftProtocol protocol,
     int maxStringBytes,
     int maxContainerElements,
-    MetadataColumns metadataColumns)
+    MetadataColumns metadataColumns,
+    @Nullable String protoClassName)
     implements Serializable {
 
   public static final int DEFAULT_MAX_STRING_BYTES = 10 * 1024 * 1024;
@@ -31,7 +34,8 @@ public record ConverterConfig(
         options.getThriftProtocol(),
         options.getMaxThriftStringBytes(),
         options.getMaxThriftContainerElements(),
-        MetadataColumns.from(options));
+        MetadataColumns.from(options),
+        options.getProtoClassName());
   }
 
   /** Defaults for a class, handy in tests and benchmarks. */
@@ -42,6 +46,13 @@ public record ConverterConfig(
         protocol,
         DEFAULT_MAX_STRING_BYTES,
         DEFAULT_MAX_CONTAINER_ELEMENTS,
-        metadataColumns);
+        metadataColumns,
+        null);
+  }
+
+  /** The same configuration for the PROTO_MESSAGE format with generated class {@code name}. */
+  public ConverterConfig withProtoClassName(String name) {
+    return new ConverterConfig(
+        thriftClassName, protocol, maxStringBytes, maxContainerElements, metadataColumns, name);
   }
 }

@@ -2,6 +2,7 @@ package io.thriftbq.ingest.convert;
 
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.ProtoMessageClass;
 
 /** Creates the {@link EventConverter} of a format. */
 public final class EventConverters {
@@ -10,7 +11,8 @@ public final class EventConverters {
   /**
    * A new converter; build one per DoFn instance and reuse it.
    *
-   * @param <T> TableRow for TABLE_ROW, Row for BEAM_ROW, GenericRecord for AVRO_GENERIC_RECORD
+   * @param <T> TableRow for TABLE_ROW, Row for BEAM_ROW, GenericRecord for AVRO_GENERIC_RECORD, the
+   *     generated message class for PROTO_MESSAGE
    */
   @SuppressWarnings("unchecked")
   public static <T> EventConverter<T> create(ConverterConfig config, StorageFormat format) {
@@ -23,6 +25,14 @@ public final class EventConverters {
               new ThriftRowConverter<>(config, schemas, new BeamRowFormat(schemas.beamSchema()));
           case AVRO_GENERIC_RECORD ->
               new ThriftRowConverter<>(config, schemas, new AvroRecordFormat(schemas.avroSchema()));
+          case PROTO_MESSAGE -> {
+            ProtoMessageClass proto =
+                ProtoMessageClass.load(config.protoClassName(), schemas.tableSchema());
+            yield new ThriftRowConverter<>(
+                config,
+                schemas,
+                new ProtoMessageFormat(schemas.tableSchema(), proto.descriptor(), proto.parser()));
+          }
         };
   }
 }

@@ -30,6 +30,14 @@ abstract class RowFormat<R, S> {
   /** Representation of a TIMESTAMP value given in epoch milliseconds. */
   abstract Object timestampMillis(long epochMillis);
 
+  /**
+   * True if STRING values may be handed over as their (valid) UTF-8 bytes instead of Strings; the
+   * format must then accept both forms.
+   */
+  boolean stringsAsUtf8() {
+    return false;
+  }
+
   /** Representation of an absent REPEATED column. */
   Object emptyRepeated() {
     return List.of();

@@ -5,6 +5,7 @@ import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -58,10 +59,13 @@ final class StructCodec<S> implements ValueCodec {
   private static final int SCALAR_I64 = 5;
   private static final int SCALAR_DOUBLE = 6;
   private static final int SCALAR_STRING = 7;
+  private static final int SCALAR_UTF8 = 8;
 
   private static int scalarKind(ValueCodec codec) {
     if (codec instanceof StringCodec) {
       return SCALAR_STRING;
+    } else if (codec instanceof Utf8Codec) {
+      return SCALAR_UTF8;
     } else if (codec instanceof LongCodec) {
       return SCALAR_I64;
     } else if (codec instanceof IntCodec) {
@@ -83,6 +87,8 @@ final class StructCodec<S> implements ValueCodec {
     switch (scalar) {
       case SCALAR_STRING:
         return in.readString();
+      case SCALAR_UTF8:
+        return Utf8Codec.readUtf8(in);
       case SCALAR_I64:
         return in.readI64();
       case SCALAR_I32:
@@ -286,7 +292,7 @@ final class StructCodec<S> implements ValueCodec {
       case I32 -> new IntCodec();
       case I64 -> new LongCodec();
       case DOUBLE -> new DoubleCodec();
-      case STRING -> new StringCodec();
+      case STRING -> format.stringsAsUtf8() ? new Utf8Codec() : new StringCodec();
       case BINARY -> new BinaryCodec(format);
     };
   }
@@ -397,6 +403,59 @@ final class StructCodec<S> implements ValueCodec {
     }
   }
 
+  /**
+   * Strings kept as their UTF-8 bytes, for a format that writes UTF-8 anyway: no decoding into a
+   * String and encoding back. Only ASCII takes the shortcut; anything else goes through a String,
+   * so malformed UTF-8 is repaired exactly as Thrift's readString repairs it (each bad sequence
+   * becomes U+FFFD) and every format stores the same text.
+   */
+  private static final class Utf8Codec implements ValueCodec {
+    static byte[] readUtf8(TProtocol in) throws TException {
+      byte[] bytes = copy(in.readBinary());
+      for (byte b : bytes) {
+        if (b < 0) {
+          return new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+        }
+      }
+      return bytes;
+    }
+
+    @Override
+    public Object read(TProtocol in) throws TException {
+      return readUtf8(in);
+    }
+
+    @Override
+    public Object convert(Object value) {
+      // Generated objects hold Strings; the format accepts either form.
+      return value;
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.STRING;
+    }
+  }
+
+  /** The bytes of a buffer, without copying when the buffer is exactly a whole array. */
+  private static byte[] copy(java.nio.ByteBuffer buffer) {
+    int length = buffer.remaining();
+    if (buffer.hasArray()) {
+      byte[] array = buffer.array();
+      int offset = buffer.arrayOffset() + buffer.position();
+      if (offset == 0 && length == array.length) {
+        return array;
+      }
+      // The protocols hand out slices of the payload: copy the slice without a duplicate().
+      byte[] bytes = new byte[length];
+      System.arraycopy(array, offset, bytes, 0, length);
+      return bytes;
+    }
+    byte[] bytes = new byte[length];
+    buffer.duplicate().get(bytes);
+    return bytes;
+  }
+
   private static final class BinaryCodec implements ValueCodec {
     private final RowFormat<?, ?> format;
 
@@ -406,18 +465,7 @@ final class StructCodec<S> implements ValueCodec {
 
     @Override
     public Object read(TProtocol in) throws TException {
-      java.nio.ByteBuffer buffer = in.readBinary();
-      byte[] bytes;
-      if (buffer.hasArray()
-          && buffer.arrayOffset() == 0
-          && buffer.position() == 0
-          && buffer.remaining() == buffer.array().length) {
-        bytes = buffer.array();
-      } else {
-        bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-      }
-      return format.bytes(bytes);
+      return format.bytes(copy(in.readBinary()));
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.google.api.services.bigquery.model.TableReference;
 import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.ProtoMessageClass;
 import io.thriftbq.ingest.udf.EventTransforms;
 import io.thriftbq.ingest.write.TableLayout;
 import java.util.ArrayList;
@@ -67,13 +68,16 @@ public final class IngestionOptionsValidator {
               + "STORAGE_WRITE_API, STORAGE_API_AT_LEAST_ONCE");
     }
     if (format == null) {
-      problems.add("--formatToStore is empty: set one of TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD");
+      problems.add(
+          "--formatToStore is empty: set one of TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD,"
+              + " PROTO_MESSAGE");
     }
     if (options.getThriftProtocol() == null) {
       problems.add("--thriftProtocol is empty: set BINARY or COMPACT");
     }
     checkLimits(options, problems);
     EventSchemas schemas = checkEventClass(options, problems);
+    checkProtoClass(options, format, schemas, problems);
     checkUdf(options, problems);
     checkTables(options, problems);
     if (method != null) {
@@ -143,6 +147,32 @@ public final class IngestionOptionsValidator {
               + " libthrift on the classpath");
     }
     return null;
+  }
+
+  private static void checkProtoClass(
+      IngestionOptions options,
+      @Nullable StorageFormat format,
+      @Nullable EventSchemas schemas,
+      List<String> problems) {
+    boolean protoClassSet = isSet(options.getProtoClassName());
+    if (format != StorageFormat.PROTO_MESSAGE) {
+      if (protoClassSet) {
+        problems.add(
+            "--protoClassName applies only to --formatToStore=PROTO_MESSAGE: remove it, or set"
+                + " that format");
+      }
+      return;
+    }
+    if (schemas == null) {
+      return; // the event class problem is reported already
+    }
+    try {
+      ProtoMessageClass.load(options.getProtoClassName(), schemas.tableSchema());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      problems.add("--protoClassName=" + options.getProtoClassName() + " cannot be used: " + e);
+    }
   }
 
   private static void checkUdf(IngestionOptions options, List<String> problems) {

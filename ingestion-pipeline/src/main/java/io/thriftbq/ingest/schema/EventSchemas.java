@@ -14,9 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
+import org.apache.beam.sdk.extensions.protobuf.ProtoCoder;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryUtils;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.schemas.Schema;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The one schema derivation: Thrift struct metadata → BigQuery {@link TableSchema}. The Beam and
@@ -76,12 +78,18 @@ public final class EventSchemas {
     return avroSchema;
   }
 
-  /** The coder of the element type handed to BigQueryIO for {@code format}. */
-  public Coder<?> coderFor(StorageFormat format) {
+  /**
+   * The coder of the element type handed to BigQueryIO for {@code format}.
+   *
+   * @param protoClassName the generated class, for PROTO_MESSAGE only
+   */
+  public Coder<?> coderFor(StorageFormat format, @Nullable String protoClassName) {
     return switch (format) {
       case TABLE_ROW -> TableRowJsonCoder.of();
       case BEAM_ROW -> RowCoder.of(beamSchema);
       case AVRO_GENERIC_RECORD -> AvroCoder.of(avroSchema);
+      case PROTO_MESSAGE ->
+          ProtoCoder.of(ProtoMessageClass.load(protoClassName, tableSchema).type());
     };
   }
 

@@ -4,6 +4,7 @@ import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Pr
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
+import com.google.protobuf.Message;
 import io.thriftbq.ingest.convert.GenericRecordToTableRow;
 import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
@@ -13,10 +14,12 @@ import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.ProtoMessageClass;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
+import org.apache.beam.sdk.extensions.protobuf.ProtoCoder;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.CreateDisposition;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.WriteDisposition;
@@ -24,6 +27,7 @@ import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
+import org.apache.beam.sdk.io.gcp.bigquery.TableRowToStorageApiProto;
 import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -45,7 +49,8 @@ import org.joda.time.Duration;
  *   <li>format: TABLE_ROW as TableRows; BEAM_ROW as Rows with {@code useBeamSchema()};
  *       AVRO_GENERIC_RECORD as GenericRecords with the Avro schema (logical types) on the Storage
  *       API, and converted to TableRows in the pipeline for streaming inserts, which BigQueryIO
- *       refuses Avro for;
+ *       refuses Avro for; PROTO_MESSAGE as generated messages with {@code writeProtos}, whose bytes
+ *       the Storage API sends as they are, and converted to TableRows for streaming inserts;
  *   <li>method, auto-sharding, triggering frequency (exactly-once on unbounded input only), number
  *       of Storage API streams, create disposition with time partitioning and clustering;
  *   <li>streaming inserts: extended error info and the retry-transient-errors policy, so a bad row
@@ -63,7 +68,7 @@ import org.joda.time.Duration;
  * <p>Input elements carry the event's creation time (see {@code DecodeResult#rows()}); the step
  * just before the sink counts rows and records the end-to-end latency from it.
  *
- * @param <T> TableRow, Row or GenericRecord, matching the format
+ * @param <T> TableRow, Row, GenericRecord or the generated message class, matching the format
  */
 public final class WriteEventsToBigQuery<T>
     extends PTransform<PCollection<TimestampedValue<T>>, PCollection<DeadLetter>> {
@@ -73,6 +78,7 @@ public final class WriteEventsToBigQuery<T>
   private WriteMethod method;
   private @Nullable String thriftClassName;
   private MetadataColumns metadataColumns;
+  private @Nullable String protoClassName;
   private boolean autoSharding;
   private @Nullable Duration triggeringFrequency;
   private int numStorageWriteApiStreams;
@@ -86,6 +92,7 @@ public final class WriteEventsToBigQuery<T>
       WriteMethod method,
       @Nullable String thriftClassName,
       MetadataColumns metadataColumns,
+      @Nullable String protoClassName,
       boolean autoSharding,
       @Nullable Duration triggeringFrequency,
       int numStorageWriteApiStreams,
@@ -97,6 +104,7 @@ public final class WriteEventsToBigQuery<T>
     this.method = method;
     this.thriftClassName = thriftClassName;
     this.metadataColumns = metadataColumns;
+    this.protoClassName = protoClassName;
     this.autoSharding = autoSharding;
     this.triggeringFrequency = triggeringFrequency;
     this.numStorageWriteApiStreams = numStorageWriteApiStreams;
@@ -113,6 +121,7 @@ public final class WriteEventsToBigQuery<T>
         other.method,
         other.thriftClassName,
         other.metadataColumns,
+        other.protoClassName,
         other.autoSharding,
         other.triggeringFrequency,
         other.numStorageWriteApiStreams,
@@ -132,6 +141,7 @@ public final class WriteEventsToBigQuery<T>
         WriteMethod.STORAGE_API_AT_LEAST_ONCE,
         null,
         MetadataColumns.NONE,
+        null,
         false,
         null,
         0,
@@ -155,6 +165,7 @@ public final class WriteEventsToBigQuery<T>
         .withFormat(options.getFormatToStore())
         .withMethod(method)
         .withSchemaOf(options.getThriftClassName(), metadataColumns)
+        .withProtoClassName(options.getProtoClassName())
         .withAutoSharding(Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()))
         .withTriggeringFrequency(
             method.isExactlyOnce() && frequencySec != null
@@ -193,6 +204,13 @@ public final class WriteEventsToBigQuery<T>
     WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
     copy.thriftClassName = thriftClassName;
     copy.metadataColumns = metadataColumns;
+    return copy;
+  }
+
+  /** The generated message class of the PROTO_MESSAGE format (see {@code ProtoMessageClass}). */
+  public WriteEventsToBigQuery<T> withProtoClassName(@Nullable String className) {
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.protoClassName = className;
     return copy;
   }
 
@@ -287,6 +305,10 @@ public final class WriteEventsToBigQuery<T>
               method == WriteMethod.STREAMING_INSERTS
                   ? writeTableRows(avroToTableRows(castTo(input)), schemas, unbounded)
                   : writeGenericRecords(castTo(input), schemas, unbounded);
+          case PROTO_MESSAGE ->
+              method == WriteMethod.STREAMING_INSERTS
+                  ? writeTableRows(protoToTableRows(castTo(input)), schemas, unbounded)
+                  : writeProtos(castTo(input), schemas, unbounded);
         };
 
     PCollection<DeadLetter> failed =
@@ -331,6 +353,23 @@ public final class WriteEventsToBigQuery<T>
                 .withAvroSchemaFactory(new FixedAvroSchema(schemas.avroSchema().toString()))
                 .useAvroLogicalTypes(),
             unbounded));
+  }
+
+  private <M extends Message> WriteResult writeProtos(
+      PCollection<TimestampedValue<M>> input, EventSchemas schemas, boolean unbounded) {
+    @SuppressWarnings("unchecked")
+    Class<M> type = (Class<M>) ProtoMessageClass.load(protoClassName, schemas.tableSchema()).type();
+    PCollection<M> rows = handToSink(input, ProtoCoder.of(type));
+    return rows.apply(
+        "WriteToBigQuery",
+        configure(BigQueryIO.writeProtos(type).withSchema(schemas.tableSchema()), unbounded));
+  }
+
+  private PCollection<TimestampedValue<TableRow>> protoToTableRows(
+      PCollection<TimestampedValue<Message>> input) {
+    return input
+        .apply("ProtoToTableRow", ParDo.of(new ProtoToTableRowFn(thriftClassName, metadataColumns)))
+        .setCoder(TimestampedValue.TimestampedValueCoder.of(TableRowJsonCoder.of()));
   }
 
   private PCollection<TimestampedValue<TableRow>> avroToTableRows(
@@ -412,6 +451,41 @@ public final class WriteEventsToBigQuery<T>
         @Element TimestampedValue<GenericRecord> record,
         OutputReceiver<TimestampedValue<TableRow>> out) {
       out.output(TimestampedValue.of(toTableRow.apply(record.getValue()), record.getTimestamp()));
+    }
+  }
+
+  /**
+   * PROTO_MESSAGE with streaming inserts: the insertAll API takes JSON rows, so convert here with
+   * Beam's own message → TableRow conversion, given the table schema so that TIMESTAMP columns
+   * (int64 microseconds in the message) become timestamps rather than numbers.
+   */
+  private static final class ProtoToTableRowFn
+      extends DoFn<TimestampedValue<Message>, TimestampedValue<TableRow>> {
+    private final String thriftClassName;
+    private final MetadataColumns metadataColumns;
+    private transient TableRowToStorageApiProto.@Nullable SchemaInformation schemaInformation;
+
+    ProtoToTableRowFn(String thriftClassName, MetadataColumns metadataColumns) {
+      this.thriftClassName = thriftClassName;
+      this.metadataColumns = metadataColumns;
+    }
+
+    @Setup
+    public void setup() {
+      schemaInformation =
+          TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
+              TableRowToStorageApiProto.schemaToProtoTableSchema(
+                  EventSchemas.of(thriftClassName, metadataColumns).tableSchema()));
+    }
+
+    @ProcessElement
+    public void process(
+        @Element TimestampedValue<Message> message,
+        OutputReceiver<TimestampedValue<TableRow>> out) {
+      TableRow row =
+          TableRowToStorageApiProto.tableRowFromMessage(
+              schemaInformation, message.getValue(), false, column -> true);
+      out.output(TimestampedValue.of(row, message.getTimestamp()));
     }
   }
 

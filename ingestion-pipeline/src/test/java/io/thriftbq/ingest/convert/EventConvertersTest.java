@@ -11,11 +11,16 @@ import static org.junit.Assert.assertTrue;
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.ProtoSchemas;
 import io.thriftbq.sample.Event;
 import io.thriftbq.sample.Product;
+import io.thriftbq.sample.proto.EventRowWithMetadata;
 import io.thriftbq.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -42,7 +47,7 @@ import org.junit.runners.Parameterized;
 import org.junit.runners.Parameterized.Parameters;
 
 /**
- * The converters against Beam's own Storage Write API converters: for the same event, all three
+ * The converters against Beam's own Storage Write API converters: for the same event, all four
  * formats, both decoding paths and both protocols must give byte-identical Storage API protos.
  */
 @RunWith(Parameterized.class)
@@ -103,6 +108,37 @@ public class EventConvertersTest {
     return BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteString();
   }
 
+  /**
+   * The PROTO_MESSAGE converter: the sample's generated class for the sample event; for the other
+   * test struct, which has no generated class, a DynamicMessage over the same derived descriptor.
+   */
+  private EventConverter<Message> protoConverter() throws Exception {
+    ConverterConfig config = ConverterConfig.of(className, protocol, MetadataColumns.ALL);
+    if (className.equals(Event.class.getName())) {
+      return EventConverters.create(
+          config.withProtoClassName(EventRowWithMetadata.class.getName()),
+          StorageFormat.PROTO_MESSAGE);
+    }
+    Descriptor message =
+        FileDescriptor.buildFrom(
+                ProtoSchemas.fileFor(schemas.tableSchema(), "io.example", "AllTypesRow"),
+                new FileDescriptor[0])
+            .getMessageTypes()
+            .get(0);
+    // Only the top-level record is a message; nested records stay encoded bytes.
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    EventConverter<Message> converter =
+        (EventConverter)
+            new ThriftRowConverter<>(
+                config,
+                schemas,
+                new ProtoMessageFormat(
+                    schemas.tableSchema(),
+                    message,
+                    DynamicMessage.getDefaultInstance(message).getParserForType()));
+    return converter;
+  }
+
   private ByteString avroProto(GenericRecord record) {
     return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(descriptor, record, null, -1)
         .toByteString();
@@ -113,6 +149,7 @@ public class EventConvertersTest {
     EventConverter<TableRow> tableRows = converter(StorageFormat.TABLE_ROW);
     EventConverter<Row> rows = converter(StorageFormat.BEAM_ROW);
     EventConverter<GenericRecord> records = converter(StorageFormat.AVRO_GENERIC_RECORD);
+    EventConverter<Message> messages = protoConverter();
     GenericRecordToTableRow avroToTableRow = new GenericRecordToTableRow();
     Random random = new Random(42);
     for (int i = 0; i < 200; i++) {
@@ -131,6 +168,11 @@ public class EventConvertersTest {
           "Avro converted to TableRow for streaming inserts",
           expected,
           tableRowProto(avroToTableRow.apply(record)));
+      // What the sink sends for PROTO_MESSAGE is the message's own bytes.
+      assertEquals(
+          "Proto from bytes", expected, messages.fromBytes(payload, METADATA).toByteString());
+      assertEquals(
+          "Proto from object", expected, messages.fromEvent(event, METADATA).toByteString());
       assertEquals("decode() round trip", event, tableRows.decode(payload));
     }
   }
@@ -144,7 +186,7 @@ public class EventConvertersTest {
     @SuppressWarnings("unchecked")
     org.apache.beam.sdk.coders.Coder<GenericRecord> avroCoder =
         (org.apache.beam.sdk.coders.Coder<GenericRecord>)
-            schemas.coderFor(StorageFormat.AVRO_GENERIC_RECORD);
+            schemas.coderFor(StorageFormat.AVRO_GENERIC_RECORD, null);
     Random random = new Random(7);
     for (int i = 0; i < 50; i++) {
       byte[] payload = TestEvents.serialize(event(random), protocol);

@@ -43,6 +43,41 @@ public class IngestionOptionsValidatorTest {
     IngestionOptionsValidator.validate(options(SUBSCRIPTION));
   }
 
+  @Test
+  public void protoMessageNeedsAGeneratedClassThatMatchesTheTable() {
+    IngestionOptionsValidator.validate(
+        options(
+            SUBSCRIPTION,
+            "--formatToStore=PROTO_MESSAGE",
+            "--protoClassName=io.thriftbq.sample.proto.EventRow"));
+    IngestionOptionsValidator.validate(
+        options(
+            SUBSCRIPTION,
+            "--formatToStore=PROTO_MESSAGE",
+            "--protoClassName=io.thriftbq.sample.proto.EventRowWithMetadata",
+            "--includePubsubMessageId=true",
+            "--includePublishTime=true",
+            "--includeAttributes=true"));
+    assertInvalid(
+        "PROTO_MESSAGE needs --protoClassName", SUBSCRIPTION, "--formatToStore=PROTO_MESSAGE");
+    assertInvalid(
+        "column _publish_time has no field in io.thriftbq.sample.proto.EventRow",
+        SUBSCRIPTION,
+        "--formatToStore=PROTO_MESSAGE",
+        "--protoClassName=io.thriftbq.sample.proto.EventRow",
+        "--includePublishTime=true");
+    assertInvalid(
+        "is not a protoc-generated message class",
+        SUBSCRIPTION,
+        "--formatToStore=PROTO_MESSAGE",
+        "--protoClassName=io.thriftbq.sample.Event");
+    assertInvalid(
+        "--protoClassName applies only to --formatToStore=PROTO_MESSAGE",
+        SUBSCRIPTION,
+        "--formatToStore=BEAM_ROW",
+        "--protoClassName=io.thriftbq.sample.proto.EventRow");
+  }
+
   /** The flags of the seven tuning steps, as scripts/lib/common.sh passes them. */
   private static final String[][] TUNING_STEPS = {
     {

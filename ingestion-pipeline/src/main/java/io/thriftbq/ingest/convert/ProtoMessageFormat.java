@@ -1,0 +1,206 @@
+package io.thriftbq.ingest.convert;
+
+import com.google.api.services.bigquery.model.TableFieldSchema;
+import com.google.api.services.bigquery.model.TableSchema;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Messages of a protoc-generated class that matches the table schema (see {@code
+ * ProtoMessageClass}), for the PROTO_MESSAGE format, whose bytes the Storage Write API takes as
+ * they are.
+ *
+ * <p>Records are written straight to protocol buffer wire format from the column values, without a
+ * builder or reflection: a nested record is its encoded bytes, embedded as is in its parent, and
+ * only the top-level record is parsed into the generated class, whose generated parser is the
+ * fastest way to obtain an instance. INT64 and TIMESTAMP (microseconds) are Longs, BYTES is a
+ * byte[], STRING is a String or, straight from the wire, its valid UTF-8 bytes, REPEATED is a List.
+ */
+final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shape> {
+  private static final byte INT64 = 0;
+  private static final byte DOUBLE = 1;
+  private static final byte BOOL = 2;
+  private static final byte STRING = 3;
+  private static final byte BYTES = 4; // BYTES columns and nested records: both length-delimited
+
+  /** Field numbers and encodings of one record's columns, by column index. */
+  static final class Shape {
+    private final boolean root;
+    private final int[] numbers;
+    private final byte[] kinds;
+    private final boolean[] repeated;
+    private final Shape[] children;
+
+    private Shape(boolean root, Descriptor message, List<TableFieldSchema> columns) {
+      this.root = root;
+      int count = columns.size();
+      this.numbers = new int[count];
+      this.kinds = new byte[count];
+      this.repeated = new boolean[count];
+      this.children = new Shape[count];
+      for (int i = 0; i < count; i++) {
+        TableFieldSchema column = columns.get(i);
+        FieldDescriptor field = field(message, column.getName());
+        numbers[i] = field.getNumber();
+        repeated[i] = field.isRepeated();
+        kinds[i] = kind(field);
+        if (field.getType() == FieldDescriptor.Type.MESSAGE) {
+          children[i] = new Shape(false, field.getMessageType(), column.getFields());
+        }
+      }
+    }
+
+    private static FieldDescriptor field(Descriptor message, String column) {
+      for (FieldDescriptor field : message.getFields()) {
+        if (field.getName().equalsIgnoreCase(column)) {
+          return field;
+        }
+      }
+      throw new IllegalArgumentException(
+          message.getFullName() + " has no field for column " + column);
+    }
+
+    private static byte kind(FieldDescriptor field) {
+      return switch (field.getType()) {
+        case INT64 -> INT64;
+        case DOUBLE -> DOUBLE;
+        case BOOL -> BOOL;
+        case STRING -> STRING;
+        case BYTES, MESSAGE -> BYTES;
+        default ->
+            throw new IllegalArgumentException(
+                "Field " + field.getFullName() + " has type " + field.getType());
+      };
+    }
+  }
+
+  private final Shape root;
+  private final Parser<? extends Message> parser;
+
+  /**
+   * @param descriptor the generated class's descriptor, already checked against {@code schema}
+   * @param parser the generated class's parser
+   */
+  ProtoMessageFormat(TableSchema schema, Descriptor descriptor, Parser<? extends Message> parser) {
+    this.root = new Shape(true, descriptor, schema.getFields());
+    this.parser = parser;
+  }
+
+  @Override
+  Shape rootShape() {
+    return root;
+  }
+
+  @Override
+  Shape childShape(Shape parent, int index) {
+    return parent.children[index];
+  }
+
+  @Override
+  Object record(Shape shape, Object[] values) {
+    byte[] encoded = encode(shape, values);
+    if (!shape.root) {
+      return encoded;
+    }
+    try {
+      // The array is ours and never changes again, so the message's strings and bytes may share
+      // it instead of copying each value out.
+      CodedInputStream input = CodedInputStream.newInstance(encoded);
+      input.enableAliasing(true);
+      return parser.parseFrom(input);
+    } catch (InvalidProtocolBufferException e) {
+      throw new ConversionException("The row does not fit its message: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  Object bytes(byte[] value) {
+    return value;
+  }
+
+  @Override
+  boolean stringsAsUtf8() {
+    return true;
+  }
+
+  @Override
+  Object timestampMillis(long epochMillis) {
+    return epochMillis * 1000L;
+  }
+
+  private static byte[] encode(Shape shape, Object[] values) {
+    int size = 0;
+    for (int i = 0; i < values.length; i++) {
+      Object value = values[i];
+      if (value == null) {
+        continue;
+      }
+      if (shape.repeated[i]) {
+        for (Object element : (List<?>) value) {
+          size += size(shape.numbers[i], shape.kinds[i], element);
+        }
+      } else {
+        size += size(shape.numbers[i], shape.kinds[i], value);
+      }
+    }
+    byte[] out = new byte[size];
+    CodedOutputStream stream = CodedOutputStream.newInstance(out);
+    try {
+      for (int i = 0; i < values.length; i++) {
+        Object value = values[i];
+        if (value == null) {
+          continue;
+        }
+        if (shape.repeated[i]) {
+          for (Object element : (List<?>) value) {
+            write(stream, shape.numbers[i], shape.kinds[i], element);
+          }
+        } else {
+          write(stream, shape.numbers[i], shape.kinds[i], value);
+        }
+      }
+      stream.checkNoSpaceLeft();
+    } catch (IOException e) {
+      // Only an undersized array can make an array-backed stream fail.
+      throw new IllegalStateException("Proto size computation is wrong", e);
+    }
+    return out;
+  }
+
+  private static int size(int number, byte kind, Object value) {
+    return switch (kind) {
+      case INT64 -> CodedOutputStream.computeInt64Size(number, (Long) value);
+      case DOUBLE -> CodedOutputStream.computeDoubleSize(number, (Double) value);
+      case BOOL -> CodedOutputStream.computeBoolSize(number, (Boolean) value);
+      case STRING ->
+          value instanceof byte[] utf8
+              ? CodedOutputStream.computeByteArraySize(number, utf8)
+              : CodedOutputStream.computeStringSize(number, (String) value);
+      default -> CodedOutputStream.computeByteArraySize(number, (byte[]) value);
+    };
+  }
+
+  private static void write(CodedOutputStream stream, int number, byte kind, Object value)
+      throws IOException {
+    switch (kind) {
+      case INT64 -> stream.writeInt64(number, (Long) value);
+      case DOUBLE -> stream.writeDouble(number, (Double) value);
+      case BOOL -> stream.writeBool(number, (Boolean) value);
+      case STRING -> {
+        if (value instanceof byte[] utf8) {
+          stream.writeByteArray(number, utf8);
+        } else {
+          stream.writeString(number, (String) value);
+        }
+      }
+      default -> stream.writeByteArray(number, (byte[]) value);
+    }
+  }
+}
