@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,6 +25,7 @@ import org.apache.thrift.protocol.TMap;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TSet;
 import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
 
 /**
  * Random instances of any Thrift struct, without a pipeline: the core of the data generator, also
@@ -199,10 +201,7 @@ public final class RandomEventGenerator {
           new FieldSlot(
               field, new TField(field.name(), field.type().wireType(), field.id()), gen, always);
     }
-    TStruct descriptor = new TStruct(target.name());
-    return target.isUnion()
-        ? new UnionGen(target, descriptor, slots)
-        : new StructGen(target, descriptor, slots);
+    return new StructGen(target, new TStruct(target.name()), slots);
   }
 
   /** {@code path} is null inside map keys, which skew cannot address. */
@@ -239,10 +238,12 @@ public final class RandomEventGenerator {
       return compileStruct(structRef.struct(), path, skewed, matched);
     }
     if (type instanceof ThriftType.ListOf list) {
-      return new ListGen(compile(list.element(), path, fieldName, skewed, matched));
+      return new CollectionGen(
+          Container.LIST, compile(list.element(), path, fieldName, skewed, matched));
     }
     if (type instanceof ThriftType.SetOf set) {
-      return new SetGen(compile(set.element(), path, fieldName, skewed, matched));
+      return new CollectionGen(
+          Container.SET, compile(set.element(), path, fieldName, skewed, matched));
     }
     ThriftType.MapOf map = (ThriftType.MapOf) type;
     return new MapGen(
@@ -287,6 +288,16 @@ public final class RandomEventGenerator {
     return r.nextInt(config.maxCollectionSize() + 1);
   }
 
+  /**
+   * Writes {@code scratch[0..length)} as a string or binary: the same bytes as writeString for
+   * ASCII, without encoding a String or copying the array.
+   */
+  private void writeScratch(TProtocol out, int length) throws TException {
+    scratchView.clear();
+    scratchView.limit(length);
+    out.writeBinary(scratchView);
+  }
+
   private boolean present(FieldSlot slot, SplitMixRandom r) {
     return slot.always
         || config.completeObjects()
@@ -310,6 +321,7 @@ public final class RandomEventGenerator {
 
   private record FieldSlot(ThriftField field, TField descriptor, Gen gen, boolean always) {}
 
+  /** A struct, or a union: the same fields, but a union sets exactly one, chosen uniformly. */
   private final class StructGen extends Gen {
     private final ThriftStruct target;
     private final TStruct descriptor;
@@ -324,68 +336,39 @@ public final class RandomEventGenerator {
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
       out.writeStructBegin(descriptor);
-      for (FieldSlot slot : slots) {
-        if (present(slot, r)) {
-          out.writeFieldBegin(slot.descriptor);
-          slot.gen.write(out, r);
-          out.writeFieldEnd();
+      if (target.isUnion()) {
+        writeField(out, slots[r.nextInt(slots.length)], r);
+      } else {
+        for (FieldSlot slot : slots) {
+          if (present(slot, r)) {
+            writeField(out, slot, r);
+          }
         }
       }
       out.writeFieldStop();
       out.writeStructEnd();
     }
 
-    @Override
-    @SuppressWarnings({"rawtypes", "unchecked"})
-    Object build(SplitMixRandom r) {
-      TBase instance = target.newInstance();
-      for (FieldSlot slot : slots) {
-        // null unsets the field, which also clears an IDL default the constructor filled in.
-        Object value = present(slot, r) ? slot.gen.build(r) : null;
-        instance.setFieldValue(slot.field.fieldEnum(), value);
-      }
-      return instance;
-    }
-
-    @Override
-    void writeValue(TProtocol out, Object value) throws TException {
-      ((TBase<?, ?>) value).write(out);
-    }
-
-    @Override
-    byte wireType() {
-      return org.apache.thrift.protocol.TType.STRUCT;
-    }
-  }
-
-  private final class UnionGen extends Gen {
-    private final ThriftStruct target;
-    private final TStruct descriptor;
-    private final FieldSlot[] slots;
-
-    UnionGen(ThriftStruct target, TStruct descriptor, FieldSlot[] slots) {
-      this.target = target;
-      this.descriptor = descriptor;
-      this.slots = slots;
-    }
-
-    @Override
-    void write(TProtocol out, SplitMixRandom r) throws TException {
-      FieldSlot slot = slots[r.nextInt(slots.length)];
-      out.writeStructBegin(descriptor);
+    private void writeField(TProtocol out, FieldSlot slot, SplitMixRandom r) throws TException {
       out.writeFieldBegin(slot.descriptor);
       slot.gen.write(out, r);
       out.writeFieldEnd();
-      out.writeFieldStop();
-      out.writeStructEnd();
     }
 
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     Object build(SplitMixRandom r) {
-      FieldSlot slot = slots[r.nextInt(slots.length)];
       TBase instance = target.newInstance();
-      instance.setFieldValue(slot.field.fieldEnum(), slot.gen.build(r));
+      if (target.isUnion()) {
+        FieldSlot slot = slots[r.nextInt(slots.length)];
+        instance.setFieldValue(slot.field.fieldEnum(), slot.gen.build(r));
+      } else {
+        for (FieldSlot slot : slots) {
+          // null unsets the field, which also clears an IDL default the constructor filled in.
+          Object value = present(slot, r) ? slot.gen.build(r) : null;
+          instance.setFieldValue(slot.field.fieldEnum(), value);
+        }
+      }
       return instance;
     }
 
@@ -396,90 +379,92 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.STRUCT;
+      return TType.STRUCT;
     }
   }
 
-  private final class ListGen extends Gen {
+  /** The two element containers: the same generator serves both, with a different header. */
+  private enum Container {
+    LIST(TType.LIST),
+    SET(TType.SET);
+
+    final byte wireType;
+
+    Container(byte wireType) {
+      this.wireType = wireType;
+    }
+  }
+
+  /** A list or set of 0..maxCollectionSize draws; a set keeps only the distinct ones. */
+  private final class CollectionGen extends Gen {
+    private final Container container;
     private final Gen element;
 
-    ListGen(Gen element) {
+    CollectionGen(Container container, Gen element) {
+      this.container = container;
       this.element = element;
     }
 
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
+      if (container == Container.SET) {
+        // A set's header holds the number of distinct elements, known only once all are drawn.
+        writeValue(out, build(r));
+        return;
+      }
+      // A list streams its elements straight to the protocol, without building them.
       int size = collectionSize(r);
-      out.writeListBegin(new TList(element.wireType(), size));
+      writeBegin(out, size);
       for (int i = 0; i < size; i++) {
         element.write(out, r);
       }
-      out.writeListEnd();
+      writeEnd(out);
     }
 
     @Override
     Object build(SplitMixRandom r) {
       int size = collectionSize(r);
-      List<Object> list = new ArrayList<>(size);
+      // A set keeps insertion order, not hash order: enum hash codes differ between JVMs, and the
+      // wire bytes must not.
+      Collection<Object> values =
+          container == Container.SET ? new LinkedHashSet<>() : new ArrayList<>(size);
       for (int i = 0; i < size; i++) {
-        list.add(element.build(r));
+        values.add(element.build(r));
       }
-      return list;
+      return values;
     }
 
     @Override
     void writeValue(TProtocol out, Object value) throws TException {
-      List<?> list = (List<?>) value;
-      out.writeListBegin(new TList(element.wireType(), list.size()));
-      for (Object item : list) {
+      Collection<?> values = (Collection<?>) value;
+      writeBegin(out, values.size());
+      for (Object item : values) {
         element.writeValue(out, item);
       }
-      out.writeListEnd();
+      writeEnd(out);
+    }
+
+    // The set and list calls write the same bytes in both Thrift protocols today, but calling the
+    // one that matches the IDL type keeps this right for any TProtocol.
+    private void writeBegin(TProtocol out, int size) throws TException {
+      if (container == Container.SET) {
+        out.writeSetBegin(new TSet(element.wireType(), size));
+      } else {
+        out.writeListBegin(new TList(element.wireType(), size));
+      }
+    }
+
+    private void writeEnd(TProtocol out) throws TException {
+      if (container == Container.SET) {
+        out.writeSetEnd();
+      } else {
+        out.writeListEnd();
+      }
     }
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.LIST;
-    }
-  }
-
-  private final class SetGen extends Gen {
-    private final Gen element;
-
-    SetGen(Gen element) {
-      this.element = element;
-    }
-
-    @Override
-    void write(TProtocol out, SplitMixRandom r) throws TException {
-      writeValue(out, build(r));
-    }
-
-    @Override
-    Object build(SplitMixRandom r) {
-      int size = collectionSize(r);
-      // Insertion order, not hash order: enum hash codes differ between JVMs, and the wire bytes
-      // must not.
-      Set<Object> set = new LinkedHashSet<>();
-      for (int i = 0; i < size; i++) {
-        set.add(element.build(r));
-      }
-      return set;
-    }
-
-    @Override
-    void writeValue(TProtocol out, Object value) throws TException {
-      Set<?> set = (Set<?>) value;
-      out.writeSetBegin(new TSet(element.wireType(), set.size()));
-      for (Object item : set) {
-        element.writeValue(out, item);
-      }
-      out.writeSetEnd();
-    }
-
-    @Override
-    byte wireType() {
-      return org.apache.thrift.protocol.TType.SET;
+      return container.wireType;
     }
   }
 
@@ -522,7 +507,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.MAP;
+      return TType.MAP;
     }
   }
 
@@ -539,16 +524,20 @@ public final class RandomEventGenerator {
       this.salt = salt;
     }
 
+    /** The stream of the value of the rank drawn from {@code r}. */
+    private SplitMixRandom valueStream(SplitMixRandom r) {
+      valueRandom.reseed(SplitMixRandom.seedFor(salt, ranks.sample(r)));
+      return valueRandom;
+    }
+
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
-      valueRandom.reseed(SplitMixRandom.seedFor(salt, ranks.sample(r)));
-      inner.write(out, valueRandom);
+      inner.write(out, valueStream(r));
     }
 
     @Override
     Object build(SplitMixRandom r) {
-      valueRandom.reseed(SplitMixRandom.seedFor(salt, ranks.sample(r)));
-      return inner.build(valueRandom);
+      return inner.build(valueStream(r));
     }
 
     @Override
@@ -586,7 +575,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.I32;
+      return TType.I32;
     }
   }
 
@@ -608,7 +597,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.BOOL;
+      return TType.BOOL;
     }
   }
 
@@ -630,7 +619,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.BYTE;
+      return TType.BYTE;
     }
   }
 
@@ -652,7 +641,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.I16;
+      return TType.I16;
     }
   }
 
@@ -674,7 +663,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.I32;
+      return TType.I32;
     }
   }
 
@@ -706,7 +695,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.I64;
+      return TType.I64;
     }
   }
 
@@ -732,7 +721,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.DOUBLE;
+      return TType.DOUBLE;
     }
   }
 
@@ -763,7 +752,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.STRING;
+      return TType.STRING;
     }
   }
 
@@ -789,9 +778,7 @@ public final class RandomEventGenerator {
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
       fill(r);
-      scratchView.clear();
-      scratchView.limit(UUID_LENGTH);
-      out.writeBinary(scratchView);
+      writeScratch(out, UUID_LENGTH);
     }
 
     @Override
@@ -807,7 +794,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.STRING;
+      return TType.STRING;
     }
   }
 
@@ -833,10 +820,7 @@ public final class RandomEventGenerator {
 
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
-      int length = fill(r);
-      scratchView.clear();
-      scratchView.limit(length);
-      out.writeBinary(scratchView);
+      writeScratch(out, fill(r));
     }
 
     @Override
@@ -852,7 +836,7 @@ public final class RandomEventGenerator {
 
     @Override
     byte wireType() {
-      return org.apache.thrift.protocol.TType.STRING;
+      return TType.STRING;
     }
   }
 }

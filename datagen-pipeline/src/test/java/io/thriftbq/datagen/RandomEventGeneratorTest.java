@@ -21,10 +21,14 @@ import io.thriftbq.testing.Choice;
 import io.thriftbq.testing.Color;
 import io.thriftbq.testing.Inner;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -177,6 +181,82 @@ public class RandomEventGeneratorTest {
       assertArrayEquals("event " + n, expected[n], backward.serialize(n));
     }
     assertArrayEquals(expected[17], new RandomEventGenerator(config).serialize(17));
+  }
+
+  /**
+   * Pins the exact bytes of fixed (seed, sequence) events, so that refactoring the value generators
+   * cannot silently change what a given seed publishes: the other tests only compare the generator
+   * with itself (serialize against generate, run against run). The hashes were recorded with the
+   * generator as of this test's introduction; a deliberate change of the output must update them
+   * (and say so, since it changes every published data set).
+   */
+  @Test
+  public void fixedSeedsKeepTheirExactBytes() throws NoSuchAlgorithmException {
+    GeneratorConfig event = GeneratorConfig.builder().seed(42).build();
+    GeneratorConfig allTypes = event.toBuilder().className(ALL_TYPES).build();
+    Map<String, GeneratorConfig> cases = new LinkedHashMap<>();
+    for (ThriftProtocol protocol : ThriftProtocol.values()) {
+      cases.put("Event " + protocol, event.toBuilder().protocol(protocol).build());
+      cases.put("AllTypes " + protocol, allTypes.toBuilder().protocol(protocol).build());
+    }
+    // Complete objects with larger containers put every set, list and map in every event; strings
+    // and binaries of 0 or 1 byte make set elements and map keys repeat, which pins how they are
+    // de-duplicated. Skew exercises the reseeded value streams, also for whole sets (tags,
+    // segment_ids).
+    cases.put(
+        "AllTypes complete",
+        allTypes.toBuilder()
+            .protocol(ThriftProtocol.COMPACT)
+            .completeObjects(true)
+            .maxCollectionSize(12)
+            .build());
+    cases.put(
+        "AllTypes repeats",
+        allTypes.toBuilder()
+            .completeObjects(true)
+            .minStringLength(0)
+            .maxStringLength(1)
+            .maxCollectionSize(12)
+            .build());
+    cases.put(
+        "Event skewed",
+        event.toBuilder()
+            .fieldsWithSkew(
+                "user_id", "products.sku", "products.tags", "segment_ids", "session.location")
+            .skewCardinality(20)
+            .build());
+    Map<String, String> expected = new LinkedHashMap<>();
+    expected.put(
+        "Event BINARY", "a131a251b7c9c4fc88af70688e7972980d96cbdde23bd61799e2dbb9e5e7ce84");
+    expected.put(
+        "AllTypes BINARY", "0fd8156d5f6881d261ed65a38ac4f35563c49988709bc22820ed777589d9d24e");
+    expected.put(
+        "Event COMPACT", "d928fd395a9932a7567dee8c387ea9ab5af6b7a9a6e141dbf60c386fa9af930e");
+    expected.put(
+        "AllTypes COMPACT", "7788d0bfff21002dbd3198d9e41d210c3e8ca6fa6777e5654335f0c1a89eec33");
+    expected.put(
+        "AllTypes complete", "1a96ef27d6966bb32bcc4159dbf3cd962028eb801843850ad857c0c1fb19e951");
+    expected.put(
+        "AllTypes repeats", "ae9438a13289eae75574712e642b9d4033f66af90853c80019f247cb447e71da");
+    expected.put(
+        "Event skewed", "a26d4411f49eb927549fab60a90a5a0e3f5de095cabbb5a6a74558066b808bce");
+    Map<String, String> actual = new LinkedHashMap<>();
+    for (Map.Entry<String, GeneratorConfig> c : cases.entrySet()) {
+      actual.put(c.getKey(), sha256OfFirstEvents(new RandomEventGenerator(c.getValue()), 200));
+    }
+    assertEquals(expected, actual);
+  }
+
+  /** SHA-256 of events 0..count-1, each preceded by its length so boundaries count too. */
+  private static String sha256OfFirstEvents(RandomEventGenerator generator, int count)
+      throws NoSuchAlgorithmException {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256");
+    for (int n = 0; n < count; n++) {
+      int length = generator.serializeToBuffer(n);
+      digest.update(ByteBuffer.allocate(4).putInt(0, length));
+      digest.update(generator.buffer(), 0, length);
+    }
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   @Test
