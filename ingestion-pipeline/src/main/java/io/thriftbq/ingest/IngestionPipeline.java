@@ -127,11 +127,20 @@ public final class IngestionPipeline {
     return deadLetters;
   }
 
+  /**
+   * Rows, or with {@code --keepPayloadForWriteFailures} rows with their messages; the write step
+   * ({@link WriteEventsToBigQuery#fromOptions}) reads the same option, so both agree on the type.
+   */
   @SuppressWarnings("unchecked")
   private static DecodeEvents<Object> decode(IngestionOptions options, EventSchemas schemas) {
     Coder<Object> rowCoder =
         (Coder<Object>) schemas.coderFor(options.getFormatToStore(), options.getProtoClassName());
-    return DecodeEvents.of(ConverterConfig.from(options), options.getFormatToStore(), rowCoder)
+    ConverterConfig config = ConverterConfig.from(options);
+    DecodeEvents<?> decode =
+        Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures())
+            ? DecodeEvents.keepingPayload(config, options.getFormatToStore(), rowCoder)
+            : DecodeEvents.of(config, options.getFormatToStore(), rowCoder);
+    return ((DecodeEvents<Object>) decode)
         .withUdfClassName(options.getUdfClassName())
         .withEventTimeAttribute(options.getEventTimeAttribute())
         .withEventTable(options.getOutputTable().trim());

@@ -7,6 +7,8 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.udf.EventTransforms;
+import io.thriftbq.ingest.write.RowWithPayload;
+import io.thriftbq.ingest.write.RowWithPayloadCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -25,12 +27,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * applying the optional user function; failures go to the dead-letter output with stage DECODE,
  * TRANSFORM or CONVERT and the original bytes.
  *
- * @param <T> the row type: TableRow, Row or GenericRecord, matching the format
+ * <p>{@link #of} emits the rows themselves; {@link #keepingPayload} emits each row with the payload
+ * and metadata of its message ({@link RowWithPayload}), for {@code --keepPayloadForWriteFailures}.
+ * The choice is made once, at construction, so the default path builds no wrapper.
+ *
+ * @param <T> the element type: the row (TableRow, Row or GenericRecord, matching the format), or
+ *     {@link RowWithPayload} of it
  */
 public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>, DecodeResult<T>> {
   private final ConverterConfig converterConfig;
   private final StorageFormat format;
-  private final Coder<T> rowCoder;
+
+  /** The coder of the emitted elements: the row coder, or a {@link RowWithPayloadCoder} of it. */
+  private final Coder<T> elementCoder;
+
+  private final boolean keepPayload;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
   private final String eventTable;
@@ -38,13 +49,15 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
   private DecodeEvents(
       ConverterConfig converterConfig,
       StorageFormat format,
-      Coder<T> rowCoder,
+      Coder<T> elementCoder,
+      boolean keepPayload,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute,
       String eventTable) {
     this.converterConfig = converterConfig;
     this.format = format;
-    this.rowCoder = rowCoder;
+    this.elementCoder = elementCoder;
+    this.keepPayload = keepPayload;
     this.udfClassName = udfClassName;
     this.eventTimeAttribute = eventTimeAttribute;
     this.eventTable = eventTable;
@@ -56,26 +69,44 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
    */
   public static <T> DecodeEvents<T> of(
       ConverterConfig converterConfig, StorageFormat format, Coder<T> rowCoder) {
-    return new DecodeEvents<>(converterConfig, format, rowCoder, null, null, "");
+    return new DecodeEvents<>(converterConfig, format, rowCoder, false, null, null, "");
+  }
+
+  /**
+   * Like {@link #of}, but each row travels with its message's payload and metadata, so that the
+   * write can dead-letter a row BigQuery rejects with the original bytes. Costs one small object
+   * per row here and more in the write (see {@code WriteEventsToBigQuery}).
+   */
+  public static <R> DecodeEvents<RowWithPayload<R>> keepingPayload(
+      ConverterConfig converterConfig, StorageFormat format, Coder<R> rowCoder) {
+    return new DecodeEvents<>(
+        converterConfig, format, RowWithPayloadCoder.of(rowCoder), true, null, null, "");
   }
 
   /** Applies the {@code EventTransform} class {@code className}; null or empty means none. */
   public DecodeEvents<T> withUdfClassName(@Nullable String className) {
     String udf = className == null || className.isBlank() ? null : className.trim();
     return new DecodeEvents<>(
-        converterConfig, format, rowCoder, udf, eventTimeAttribute, eventTable);
+        converterConfig, format, elementCoder, keepPayload, udf, eventTimeAttribute, eventTable);
   }
 
   /** Attribute holding the event-creation time in epoch milliseconds; null uses publish time. */
   public DecodeEvents<T> withEventTimeAttribute(@Nullable String attribute) {
     String name = attribute == null || attribute.isBlank() ? null : attribute;
-    return new DecodeEvents<>(converterConfig, format, rowCoder, udfClassName, name, eventTable);
+    return new DecodeEvents<>(
+        converterConfig, format, elementCoder, keepPayload, udfClassName, name, eventTable);
   }
 
   /** The output table, recorded in each dead letter's event_table column. */
   public DecodeEvents<T> withEventTable(String table) {
     return new DecodeEvents<>(
-        converterConfig, format, rowCoder, udfClassName, eventTimeAttribute, table);
+        converterConfig,
+        format,
+        elementCoder,
+        keepPayload,
+        udfClassName,
+        eventTimeAttribute,
+        table);
   }
 
   @Override
@@ -88,7 +119,7 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
 
   @Override
   public DecodeResult<T> expand(PCollection<PubsubMessage> messages) {
-    checkArgument(rowCoder != null, "DecodeEvents needs the row coder");
+    checkArgument(elementCoder != null, "DecodeEvents needs the row coder");
     TupleTag<TimestampedValue<T>> rowsTag = new TupleTag<>("rows") {};
     TupleTag<DeadLetter> deadLettersTag = new TupleTag<>("deadLetters") {};
     PCollectionTuple outputs =
@@ -98,6 +129,7 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
                     new DecodeEventsFn<>(
                         converterConfig,
                         format,
+                        keepPayload,
                         udfClassName,
                         eventTimeAttribute,
                         eventTable,
@@ -105,7 +137,7 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
                         deadLettersTag))
                 .withOutputTags(rowsTag, TupleTagList.of(deadLettersTag)));
     PCollection<TimestampedValue<T>> rows =
-        outputs.get(rowsTag).setCoder(TimestampedValue.TimestampedValueCoder.of(rowCoder));
+        outputs.get(rowsTag).setCoder(TimestampedValue.TimestampedValueCoder.of(elementCoder));
     PCollection<DeadLetter> deadLetters =
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of());
     return new DecodeResult<>(messages.getPipeline(), rowsTag, rows, deadLettersTag, deadLetters);
@@ -118,6 +150,7 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
         .add(DisplayData.item("thriftClassName", converterConfig.thriftClassName()))
         .add(DisplayData.item("thriftProtocol", converterConfig.protocol().name()))
         .add(DisplayData.item("formatToStore", format.name()))
+        .add(DisplayData.item("keepPayloadForWriteFailures", keepPayload))
         .addIfNotNull(DisplayData.item("udfClassName", udfClassName));
   }
 }

@@ -12,6 +12,7 @@ import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.udf.EventTransform;
 import io.thriftbq.ingest.udf.EventTransforms;
+import io.thriftbq.ingest.write.RowWithPayload;
 import io.thriftbq.schema.ThriftStruct;
 import java.util.Map;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
@@ -27,11 +28,16 @@ import org.joda.time.Instant;
 /**
  * The hot path: one Pub/Sub message in, one row (or one dead letter, or nothing if the user
  * function filters the event) out. The converter and the user function are built once per DoFn
- * instance in {@link #setup()}; nothing is allocated per element beyond the row itself.
+ * instance in {@link #setup()}; nothing is allocated per element beyond the row itself (and, with
+ * {@code keepPayload}, the {@link RowWithPayload} around it).
+ *
+ * @param <T> the element type: the converter's row type, or {@link RowWithPayload} of it when
+ *     {@code keepPayload}
  */
 final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
   private final ConverterConfig converterConfig;
   private final StorageFormat format;
+  private final boolean keepPayload;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
   private final String eventTable;
@@ -44,13 +50,14 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
   private final Counter failedTransform = IngestionMetrics.failed(Stage.TRANSFORM);
   private final Counter failedConvert = IngestionMetrics.failed(Stage.CONVERT);
 
-  private transient EventConverter<T> converter;
+  private transient EventConverter<?> converter;
   private transient @Nullable EventTransform udf;
   private transient Class<?> eventClass;
 
   DecodeEventsFn(
       ConverterConfig converterConfig,
       StorageFormat format,
+      boolean keepPayload,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute,
       String eventTable,
@@ -58,6 +65,7 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
       TupleTag<DeadLetter> deadLettersTag) {
     this.converterConfig = converterConfig;
     this.format = format;
+    this.keepPayload = keepPayload;
     this.udfClassName = udfClassName;
     this.eventTimeAttribute = eventTimeAttribute;
     this.eventTable = eventTable;
@@ -88,7 +96,7 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
     EventMetadata metadata =
         new EventMetadata(message.getMessageId(), publishTimeMillis, attributes);
 
-    T row;
+    Object row;
     if (udf == null) {
       try {
         row = converter.fromBytes(payload, metadata);
@@ -147,7 +155,20 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
       }
     }
     decoded.inc();
-    out.get(rowsTag).output(TimestampedValue.of(row, eventCreationTime(attributes, timestamp)));
+    out.get(rowsTag)
+        .output(
+            TimestampedValue.of(
+                element(row, payload, metadata), eventCreationTime(attributes, timestamp)));
+  }
+
+  /**
+   * The row, or the row with its message for the write's dead letters. The element type was fixed
+   * with {@code keepPayload} when the transform was built (see {@code DecodeEvents}), which makes
+   * the casts safe.
+   */
+  @SuppressWarnings("unchecked")
+  private T element(Object row, byte[] payload, EventMetadata metadata) {
+    return keepPayload ? (T) new RowWithPayload<>(row, payload, metadata) : (T) row;
   }
 
   /** The event-time attribute if present and numeric, else the publish time. */

@@ -171,6 +171,19 @@ public interface IngestionOptions
   void setIncludeAttributes(Boolean value);
 
   @Description(
+      "Dead-letter rows that BigQuery rejects with the original Thrift bytes and the message id,"
+          + " publish time and attributes (whatever metadata columns are enabled), instead of the"
+          + " rejected row as JSON. Costs every element, failing or not: BigQueryIO builds a"
+          + " fail-safe row holding the payload (base64) for each, the Storage API methods"
+          + " JSON-encode and decode it, and the payload travels through the write shuffle of"
+          + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with TABLE_ROW, BEAM_ROW and"
+          + " AVRO_GENERIC_RECORD and every write method.")
+  @Default.Boolean(false)
+  Boolean getKeepPayloadForWriteFailures();
+
+  void setKeepPayloadForWriteFailures(Boolean value);
+
+  @Description(
       "Message attribute that holds the event-creation time in epoch milliseconds, used for the"
           + " end-to-end latency metric. Messages without it fall back to the publish time.")
   @Default.String("event_time_ms")

@@ -8,8 +8,11 @@ import io.thriftbq.ingest.schema.ProtoMessageClass;
 import io.thriftbq.ingest.udf.EventTransforms;
 import io.thriftbq.ingest.write.TableLayout;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryHelpers;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -39,6 +42,18 @@ public final class IngestionOptionsValidator {
       Pattern.compile("projects/[^/]+/subscriptions/" + PUBSUB_ID);
   private static final Pattern TOPIC = Pattern.compile("projects/[^/]+/topics/" + PUBSUB_ID);
   private static final Pattern HOST_PORT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
+
+  /**
+   * The formats whose write path can carry the Thrift payload to BigQueryIO's fail-safe row, with
+   * every write method ({@code WriteEventsToBigQuery#withKeepPayloadForWriteFailures}). This is the
+   * one place a format is admitted: a new format is rejected with the option until its write path
+   * wraps its elements in a {@code RowWithPayload} and sets the fail-safe function, and is added
+   * here.
+   */
+  static final Set<StorageFormat> FORMATS_KEEPING_PAYLOAD =
+      Collections.unmodifiableSet(
+          EnumSet.of(
+              StorageFormat.TABLE_ROW, StorageFormat.BEAM_ROW, StorageFormat.AVRO_GENERIC_RECORD));
 
   private IngestionOptionsValidator() {}
 
@@ -84,6 +99,11 @@ public final class IngestionOptionsValidator {
       checkWriteTuning(options, method, boundedInput, problems);
     }
     checkTableLayout(options, schemas, problems);
+    checkKeepPayload(
+        Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures()),
+        format,
+        FORMATS_KEEPING_PAYLOAD,
+        problems);
     checkEmulator(options, problems);
 
     if (!problems.isEmpty()) {
@@ -342,6 +362,27 @@ public final class IngestionOptionsValidator {
           schemas.tableSchema());
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
+    }
+  }
+
+  static void checkKeepPayload(
+      boolean keepPayload,
+      @Nullable StorageFormat format,
+      Set<StorageFormat> supported,
+      List<String> problems) {
+    if (keepPayload && format != null && !supported.contains(format)) {
+      List<String> names = new ArrayList<>();
+      for (StorageFormat each : supported) {
+        names.add(each.name());
+      }
+      problems.add(
+          "--keepPayloadForWriteFailures=true is not supported with --formatToStore="
+              + format
+              + ": its write path cannot carry the Thrift bytes to BigQueryIO's fail-safe row."
+              + " Use --formatToStore="
+              + String.join(" or ", names)
+              + ", or drop --keepPayloadForWriteFailures (rejected rows are then dead-lettered as"
+              + " JSON)");
     }
   }
 

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.api.services.bigquery.model.ErrorProto;
 import com.google.api.services.bigquery.model.TableDataInsertAllResponse;
 import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
@@ -25,14 +27,23 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * Turns rows BigQuery rejected into dead letters with stage WRITE.
+ * Turns rows BigQuery rejected into dead letters with stage WRITE. Streaming inserts and the
+ * Storage API report rejections in different types; each has a small adapter ({@link
+ * FromInsertErrorFn}, {@link FromStorageApiErrorFn}) that extracts the row and the error, and
+ * everything else (counting, and the mapping to a dead letter, {@link ToDeadLetter}) is shared.
  *
- * <p>The payload is the rejected row as JSON, not the original Thrift bytes: BigQueryIO hands back
- * only the row. Keeping the Thrift bytes would need {@code withFormatRecordOnFailureFunction},
- * which JSON-encodes a fail-safe copy of every element before the write shuffle, whether it fails
- * or not; on the hot path that costs more than the conversion itself, for a failure that a correct
- * schema makes rare. The Pub/Sub metadata is recovered from the row's metadata columns when they
- * are enabled.
+ * <p>What the dead letter carries depends on {@code --keepPayloadForWriteFailures}:
+ *
+ * <ul>
+ *   <li>off (the default): BigQueryIO hands back only the rejected row, so the payload is the row
+ *       as JSON ({@code BIGQUERY_ROW_JSON}), and the Pub/Sub metadata is recovered from the row's
+ *       metadata columns when they are enabled. Nothing is spent on the hot path for a failure that
+ *       a schema derived from the IDL makes rare.
+ *   <li>on: the "row" BigQueryIO hands back is the {@link FailsafeRow} built from the element, so
+ *       the dead letter gets the original Thrift bytes ({@code THRIFT}) and the message id, publish
+ *       time and attributes, whatever metadata columns are enabled. The cost is paid for every
+ *       element (see {@link WriteEventsToBigQuery}).
+ * </ul>
  */
 final class FailedRows {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,62 +51,108 @@ final class FailedRows {
   private FailedRows() {}
 
   /** Rejected streaming inserts (needs {@code withExtendedErrorInfo()}). */
-  static final class FromInsertErrorFn extends DoFn<BigQueryInsertError, DeadLetter> {
-    private final MetadataColumns metadataColumns;
-    private final String eventTable;
-    private final Counter failedWrite = IngestionMetrics.failed(Stage.WRITE);
-
-    FromInsertErrorFn(MetadataColumns metadataColumns, String eventTable) {
-      this.metadataColumns = metadataColumns;
-      this.eventTable = eventTable;
+  static final class FromInsertErrorFn extends RejectedRowFn<BigQueryInsertError> {
+    FromInsertErrorFn(ToDeadLetter toDeadLetter) {
+      super(toDeadLetter);
     }
 
-    @ProcessElement
-    public void process(@Element BigQueryInsertError error, OutputReceiver<DeadLetter> out) {
-      failedWrite.inc();
-      out.output(
-          deadLetter(error.getRow(), describe(error.getError()), metadataColumns, eventTable));
+    @Override
+    @Nullable TableRow rowOf(BigQueryInsertError error) {
+      return error.getRow();
+    }
+
+    @Override
+    String errorOf(BigQueryInsertError error) {
+      return describe(error.getError());
     }
   }
 
   /** Rows the Storage Write API refused, or that could not be converted to its protos. */
-  static final class FromStorageApiErrorFn extends DoFn<BigQueryStorageApiInsertError, DeadLetter> {
-    private final MetadataColumns metadataColumns;
-    private final String eventTable;
-    private final Counter failedWrite = IngestionMetrics.failed(Stage.WRITE);
-
-    FromStorageApiErrorFn(MetadataColumns metadataColumns, String eventTable) {
-      this.metadataColumns = metadataColumns;
-      this.eventTable = eventTable;
+  static final class FromStorageApiErrorFn extends RejectedRowFn<BigQueryStorageApiInsertError> {
+    FromStorageApiErrorFn(ToDeadLetter toDeadLetter) {
+      super(toDeadLetter);
     }
 
-    @ProcessElement
-    public void process(
-        @Element BigQueryStorageApiInsertError error, OutputReceiver<DeadLetter> out) {
-      failedWrite.inc();
+    @Override
+    @Nullable TableRow rowOf(BigQueryStorageApiInsertError error) {
+      return error.getRow();
+    }
+
+    @Override
+    String errorOf(BigQueryStorageApiInsertError error) {
       String message = error.getErrorMessage();
-      out.output(
-          deadLetter(
-              error.getRow(),
-              "BigQueryStorageApiInsertError: " + (message == null ? "no details" : message),
-              metadataColumns,
-              eventTable));
+      return "BigQueryStorageApiInsertError: " + (message == null ? "no details" : message);
     }
   }
 
-  static DeadLetter deadLetter(
-      @Nullable TableRow row, String error, MetadataColumns metadataColumns, String eventTable) {
-    TableRow safeRow = row == null ? new TableRow() : row;
-    return new DeadLetter(
-        toJson(safeRow),
-        PayloadFormat.BIGQUERY_ROW_JSON,
-        Stage.WRITE,
-        error,
-        metadataColumns.messageId() ? messageId(safeRow) : null,
-        metadataColumns.publishTime() ? publishTime(safeRow) : null,
-        metadataColumns.attributes() ? attributes(safeRow) : Map.of(),
-        Instant.now(),
-        eventTable);
+  /** Counts and dead-letters one rejection; subclasses only say where its row and error are. */
+  abstract static class RejectedRowFn<E> extends DoFn<E, DeadLetter> {
+    private final ToDeadLetter toDeadLetter;
+    private final Counter failedWrite = IngestionMetrics.failed(Stage.WRITE);
+
+    RejectedRowFn(ToDeadLetter toDeadLetter) {
+      this.toDeadLetter = toDeadLetter;
+    }
+
+    abstract @Nullable TableRow rowOf(E error);
+
+    abstract String errorOf(E error);
+
+    @ProcessElement
+    public void process(@Element E error, OutputReceiver<DeadLetter> out) {
+      failedWrite.inc();
+      out.output(toDeadLetter.apply(rowOf(error), errorOf(error)));
+    }
+  }
+
+  /** The one mapping from a rejected row and its error to a WRITE dead letter. */
+  static final class ToDeadLetter implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final MetadataColumns metadataColumns;
+    private final String eventTable;
+    private final boolean payloadKept;
+
+    /**
+     * @param metadataColumns the metadata columns event rows have, to recover metadata from
+     * @param eventTable the output table, for the dead letter's event_table
+     * @param payloadKept whether rows come back as {@link FailsafeRow}s ({@code
+     *     --keepPayloadForWriteFailures})
+     */
+    ToDeadLetter(MetadataColumns metadataColumns, String eventTable, boolean payloadKept) {
+      this.metadataColumns = metadataColumns;
+      this.eventTable = eventTable;
+      this.payloadKept = payloadKept;
+    }
+
+    DeadLetter apply(@Nullable TableRow row, String error) {
+      FailsafeRow.Kept kept = payloadKept ? FailsafeRow.read(row) : null;
+      if (kept != null) {
+        EventMetadata metadata = kept.metadata();
+        return new DeadLetter(
+            kept.payload(),
+            PayloadFormat.THRIFT,
+            Stage.WRITE,
+            error,
+            metadata.messageId(),
+            metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
+            metadata.attributes(),
+            Instant.now(),
+            eventTable);
+      }
+      // Without the flag; or, with it, a row Beam could not pair with its fail-safe row.
+      TableRow safeRow = row == null ? new TableRow() : row;
+      return new DeadLetter(
+          toJson(safeRow),
+          PayloadFormat.BIGQUERY_ROW_JSON,
+          Stage.WRITE,
+          error,
+          metadataColumns.messageId() ? messageId(safeRow) : null,
+          metadataColumns.publishTime() ? publishTime(safeRow) : null,
+          metadataColumns.attributes() ? attributes(safeRow) : Map.of(),
+          Instant.now(),
+          eventTable);
+    }
   }
 
   static byte[] toJson(TableRow row) {

@@ -20,6 +20,7 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
 import org.apache.beam.sdk.extensions.protobuf.ProtoCoder;
+import org.apache.beam.sdk.io.gcp.bigquery.AvroWriteRequest;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.CreateDisposition;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.WriteDisposition;
@@ -59,16 +60,27 @@ import org.joda.time.Duration;
  *       from the pipeline options; {@link #fromOptions} leaves them there.
  * </ul>
  *
- * <p>A rejected row's dead letter carries the row as JSON, not the original Thrift bytes, plus the
- * Pub/Sub metadata recovered from the metadata columns when they are enabled. Keeping the Thrift
- * bytes would need BigQueryIO's {@code withFormatRecordOnFailureFunction}, which JSON-encodes a
- * fail-safe copy of every element before the write shuffle, failing or not: too costly for the hot
- * path, for failures that a schema derived from the IDL makes rare.
+ * <p>By default a rejected row's dead letter carries the row as JSON, not the original Thrift
+ * bytes, plus the Pub/Sub metadata recovered from the metadata columns when they are enabled:
+ * BigQueryIO hands back only the row, and nothing is spent on the hot path for failures that a
+ * schema derived from the IDL makes rare.
+ *
+ * <p>With {@link #withKeepPayloadForWriteFailures} ({@code --keepPayloadForWriteFailures}) the
+ * input elements are {@link RowWithPayload}s (see {@code DecodeEvents#keepingPayload}) and
+ * BigQueryIO gets {@code withFormatRecordOnFailureFunction}, which it applies to the element it was
+ * handed: the {@link FailsafeRow} it builds carries the Thrift bytes and the message's metadata,
+ * and comes back in place of the row when BigQuery rejects it. The price is paid for every element,
+ * failing or not: the fail-safe row is built for each; on the Storage API paths it is JSON-encoded
+ * during conversion, travels with the row through the exactly-once write shuffle and is decoded
+ * again before the append; with streaming inserts the payload travels through the write shuffle
+ * inside the element. BEAM_ROW elements get a schema coder that encodes the payload too ({@link
+ * RowWithPayloadSchemaCoder}), because {@code useBeamSchema()} needs the input to have a schema.
  *
  * <p>Input elements carry the event's creation time (see {@code DecodeResult#rows()}); the step
  * just before the sink counts rows and records the end-to-end latency from it.
  *
- * @param <T> TableRow, Row, GenericRecord or the generated message class, matching the format
+ * @param <T> TableRow, Row, GenericRecord or the generated message class, matching the format;
+ *     {@link RowWithPayload} of it when the payload is kept for write failures
  */
 public final class WriteEventsToBigQuery<T>
     extends PTransform<PCollection<TimestampedValue<T>>, PCollection<DeadLetter>> {
@@ -84,6 +96,7 @@ public final class WriteEventsToBigQuery<T>
   private int numStorageWriteApiStreams;
   private boolean createTable;
   private TableLayout layout;
+  private boolean keepPayload;
   private @Nullable BigQueryServices testServices;
 
   private WriteEventsToBigQuery(
@@ -98,6 +111,7 @@ public final class WriteEventsToBigQuery<T>
       int numStorageWriteApiStreams,
       boolean createTable,
       TableLayout layout,
+      boolean keepPayload,
       @Nullable BigQueryServices testServices) {
     this.tableSpec = tableSpec;
     this.format = format;
@@ -110,6 +124,7 @@ public final class WriteEventsToBigQuery<T>
     this.numStorageWriteApiStreams = numStorageWriteApiStreams;
     this.createTable = createTable;
     this.layout = layout;
+    this.keepPayload = keepPayload;
     this.testServices = testServices;
   }
 
@@ -127,6 +142,7 @@ public final class WriteEventsToBigQuery<T>
         other.numStorageWriteApiStreams,
         other.createTable,
         other.layout,
+        other.keepPayload,
         other.testServices);
   }
 
@@ -147,6 +163,7 @@ public final class WriteEventsToBigQuery<T>
         0,
         true,
         TableLayout.NONE,
+        false,
         null);
   }
 
@@ -179,6 +196,8 @@ public final class WriteEventsToBigQuery<T>
                 options.getPartitionField(),
                 options.getClusteringFields(),
                 schemas.tableSchema()))
+        .withKeepPayloadForWriteFailures(
+            Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures()))
         .withTestServices(
             emulator == null || emulator.isBlank() ? null : new EmulatorBigQueryServices(options));
   }
@@ -255,6 +274,17 @@ public final class WriteEventsToBigQuery<T>
     return copy;
   }
 
+  /**
+   * Dead-letter rejected rows with the original Thrift bytes and the message's metadata instead of
+   * the row as JSON. The input elements must then be {@link RowWithPayload}s, and every element
+   * pays for a fail-safe row (see the class comment).
+   */
+  public WriteEventsToBigQuery<T> withKeepPayloadForWriteFailures(boolean keepPayload) {
+    WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
+    copy.keepPayload = keepPayload;
+    return copy;
+  }
+
   /** BigQuery services to use instead of the real ones: Beam's fakes, or the local emulator. */
   public WriteEventsToBigQuery<T> withTestServices(@Nullable BigQueryServices services) {
     WriteEventsToBigQuery<T> copy = new WriteEventsToBigQuery<>(this);
@@ -297,6 +327,9 @@ public final class WriteEventsToBigQuery<T>
 
     EventSchemas schemas = EventSchemas.of(thriftClassName, metadataColumns);
     String eventTable = tableSpec;
+    if (keepPayload) {
+      return rejectedRows(writeKeepingPayload(input, schemas, unbounded), eventTable);
+    }
     WriteResult result =
         switch (format) {
           case TABLE_ROW -> writeTableRows(castTo(input), schemas, unbounded);
@@ -310,19 +343,23 @@ public final class WriteEventsToBigQuery<T>
                   ? writeTableRows(protoToTableRows(castTo(input)), schemas, unbounded)
                   : writeProtos(castTo(input), schemas, unbounded);
         };
+    return rejectedRows(result, eventTable);
+  }
 
+  /** The rows BigQuery rejected, as WRITE dead letters. */
+  private PCollection<DeadLetter> rejectedRows(WriteResult result, String eventTable) {
+    FailedRows.ToDeadLetter toDeadLetter =
+        new FailedRows.ToDeadLetter(metadataColumns, eventTable, keepPayload);
     PCollection<DeadLetter> failed =
         method == WriteMethod.STREAMING_INSERTS
             ? result
                 .getFailedInsertsWithErr()
-                .apply(
-                    "RejectedInserts",
-                    ParDo.of(new FailedRows.FromInsertErrorFn(metadataColumns, eventTable)))
+                .apply("RejectedInserts", ParDo.of(new FailedRows.FromInsertErrorFn(toDeadLetter)))
             : result
                 .getFailedStorageApiInserts()
                 .apply(
                     "RejectedAppends",
-                    ParDo.of(new FailedRows.FromStorageApiErrorFn(metadataColumns, eventTable)));
+                    ParDo.of(new FailedRows.FromStorageApiErrorFn(toDeadLetter)));
     return failed.setCoder(DeadLetterCoder.of());
   }
 
@@ -370,6 +407,88 @@ public final class WriteEventsToBigQuery<T>
     return input
         .apply("ProtoToTableRow", ParDo.of(new ProtoToTableRowFn(thriftClassName, metadataColumns)))
         .setCoder(TimestampedValue.TimestampedValueCoder.of(TableRowJsonCoder.of()));
+  }
+
+  /**
+   * The same writes as above, on {@link RowWithPayload} elements, with the fail-safe function that
+   * keeps their payload. A format without a case here (one added to the enum later) still compiles:
+   * it is refused with the flag at launch by {@code IngestionOptionsValidator} (its {@code
+   * FORMATS_KEEPING_PAYLOAD}), and by the default branch when the transform is used directly.
+   */
+  private WriteResult writeKeepingPayload(
+      PCollection<?> input, EventSchemas schemas, boolean unbounded) {
+    return switch (format) {
+      case TABLE_ROW -> writeTableRowsWithPayload(castTo(input), schemas, unbounded);
+      case BEAM_ROW -> writeRowsWithPayload(castTo(input), schemas, unbounded);
+      case AVRO_GENERIC_RECORD ->
+          method == WriteMethod.STREAMING_INSERTS
+              ? writeTableRowsWithPayload(
+                  avroToTableRowsWithPayload(castTo(input)), schemas, unbounded)
+              : writeGenericRecordsWithPayload(castTo(input), schemas, unbounded);
+      default ->
+          throw new IllegalArgumentException(
+              "--keepPayloadForWriteFailures is not supported with --formatToStore=" + format);
+    };
+  }
+
+  private WriteResult writeTableRowsWithPayload(
+      PCollection<TimestampedValue<RowWithPayload<TableRow>>> input,
+      EventSchemas schemas,
+      boolean unbounded) {
+    PCollection<RowWithPayload<TableRow>> rows =
+        handToSink(input, RowWithPayloadCoder.of(TableRowJsonCoder.of()));
+    return rows.apply(
+        "WriteToBigQuery",
+        configure(
+            BigQueryIO.<RowWithPayload<TableRow>>write()
+                .withFormatFunction(new RowOf<>())
+                .withFormatRecordOnFailureFunction(FailsafeRow.function())
+                .withSchema(schemas.tableSchema()),
+            unbounded));
+  }
+
+  private WriteResult writeRowsWithPayload(
+      PCollection<TimestampedValue<RowWithPayload<Row>>> input,
+      EventSchemas schemas,
+      boolean unbounded) {
+    // useBeamSchema() needs a schema on its input; this coder gives it one, and still encodes the
+    // payload wherever BigQueryIO encodes elements.
+    PCollection<RowWithPayload<Row>> rows =
+        handToSink(input, RowWithPayloadSchemaCoder.forSchema(schemas.beamSchema()));
+    return rows.apply(
+        "WriteToBigQuery",
+        configure(
+            BigQueryIO.<RowWithPayload<Row>>write()
+                .useBeamSchema()
+                .withFormatRecordOnFailureFunction(FailsafeRow.function()),
+            unbounded));
+  }
+
+  private WriteResult writeGenericRecordsWithPayload(
+      PCollection<TimestampedValue<RowWithPayload<GenericRecord>>> input,
+      EventSchemas schemas,
+      boolean unbounded) {
+    PCollection<RowWithPayload<GenericRecord>> rows =
+        handToSink(input, RowWithPayloadCoder.of(AvroCoder.of(schemas.avroSchema())));
+    return rows.apply(
+        "WriteToBigQuery",
+        configure(
+            BigQueryIO.<RowWithPayload<GenericRecord>>write()
+                .withAvroFormatFunction(new AvroRecordOf())
+                .withFormatRecordOnFailureFunction(FailsafeRow.function())
+                .withSchema(schemas.tableSchema())
+                .withAvroSchemaFactory(new FixedAvroSchema(schemas.avroSchema().toString()))
+                .useAvroLogicalTypes(),
+            unbounded));
+  }
+
+  private PCollection<TimestampedValue<RowWithPayload<TableRow>>> avroToTableRowsWithPayload(
+      PCollection<TimestampedValue<RowWithPayload<GenericRecord>>> input) {
+    return input
+        .apply("AvroToTableRow", ParDo.of(new AvroToTableRowWithPayloadFn()))
+        .setCoder(
+            TimestampedValue.TimestampedValueCoder.of(
+                RowWithPayloadCoder.of(TableRowJsonCoder.of())));
   }
 
   private PCollection<TimestampedValue<TableRow>> avroToTableRows(
@@ -435,6 +554,7 @@ public final class WriteEventsToBigQuery<T>
         .add(DisplayData.item("bigQueryWriteMethod", method.name()))
         .add(DisplayData.item("autoSharding", autoSharding))
         .add(DisplayData.item("createTable", createTable))
+        .add(DisplayData.item("keepPayloadForWriteFailures", keepPayload))
         .addIfNotNull(
             DisplayData.item(
                 "triggeringFrequency",
@@ -451,6 +571,44 @@ public final class WriteEventsToBigQuery<T>
         @Element TimestampedValue<GenericRecord> record,
         OutputReceiver<TimestampedValue<TableRow>> out) {
       out.output(TimestampedValue.of(toTableRow.apply(record.getValue()), record.getTimestamp()));
+    }
+  }
+
+  /** {@link #avroToTableRows} for elements that keep their payload. */
+  private static final class AvroToTableRowWithPayloadFn
+      extends DoFn<
+          TimestampedValue<RowWithPayload<GenericRecord>>,
+          TimestampedValue<RowWithPayload<TableRow>>> {
+    private final GenericRecordToTableRow toTableRow = new GenericRecordToTableRow();
+
+    @ProcessElement
+    public void process(
+        @Element TimestampedValue<RowWithPayload<GenericRecord>> element,
+        OutputReceiver<TimestampedValue<RowWithPayload<TableRow>>> out) {
+      RowWithPayload<GenericRecord> record = element.getValue();
+      out.output(
+          TimestampedValue.of(
+              new RowWithPayload<>(
+                  toTableRow.apply(record.row()), record.payload(), record.metadata()),
+              element.getTimestamp()));
+    }
+  }
+
+  /** BigQueryIO's format function for TableRow elements that keep their payload. */
+  private static final class RowOf<R> implements SerializableFunction<RowWithPayload<R>, R> {
+    @Override
+    public R apply(RowWithPayload<R> element) {
+      return element.row();
+    }
+  }
+
+  /** BigQueryIO's Avro format function for GenericRecord elements that keep their payload. */
+  private static final class AvroRecordOf
+      implements SerializableFunction<
+          AvroWriteRequest<RowWithPayload<GenericRecord>>, GenericRecord> {
+    @Override
+    public GenericRecord apply(AvroWriteRequest<RowWithPayload<GenericRecord>> request) {
+      return request.getElement().row();
     }
   }
 

@@ -2,6 +2,7 @@ package io.thriftbq.ingest.options;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
 import io.thriftbq.ingest.IngestionPipeline;
@@ -9,7 +10,9 @@ import io.thriftbq.ingest.udf.NotATransform;
 import io.thriftbq.ingest.udf.ScriptedUdf;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.Test;
 
@@ -291,6 +294,48 @@ public class IngestionOptionsValidatorTest {
         "--clusteringFields=event_id,event_type,event_time,user_id,page_url");
     assertInvalid(
         "--createTable=false", SUBSCRIPTION, "--createTable=false", "--partitionType=DAY");
+  }
+
+  @Test
+  public void keepPayloadWorksWithEveryFormatThatCanCarryIt() {
+    for (StorageFormat format : StorageFormat.values()) {
+      for (String[] step : TUNING_STEPS) {
+        List<String> args = new ArrayList<>(Arrays.asList(step));
+        args.removeIf(arg -> arg.startsWith("--formatToStore="));
+        args.add("--formatToStore=" + format);
+        args.add("--keepPayloadForWriteFailures=true");
+        args.add(SUBSCRIPTION);
+        String[] all = args.toArray(new String[0]);
+        if (IngestionOptionsValidator.FORMATS_KEEPING_PAYLOAD.contains(format)) {
+          IngestionOptionsValidator.validate(options(all));
+        } else {
+          assertInvalid(
+              "--keepPayloadForWriteFailures=true is not supported with --formatToStore=" + format,
+              all);
+        }
+      }
+    }
+  }
+
+  @Test
+  public void keepPayloadWithAFormatThatCannotCarryItSaysWhatToChange() {
+    Set<StorageFormat> supported =
+        EnumSet.of(StorageFormat.TABLE_ROW, StorageFormat.AVRO_GENERIC_RECORD);
+    List<String> problems = new ArrayList<>();
+    IngestionOptionsValidator.checkKeepPayload(true, StorageFormat.BEAM_ROW, supported, problems);
+    assertEquals(1, problems.size());
+    assertThat(
+        problems.get(0),
+        containsString(
+            "--keepPayloadForWriteFailures=true is not supported with --formatToStore=BEAM_ROW"));
+    assertThat(
+        problems.get(0), containsString("Use --formatToStore=TABLE_ROW or AVRO_GENERIC_RECORD"));
+    assertThat(problems.get(0), containsString("or drop --keepPayloadForWriteFailures"));
+
+    problems.clear();
+    IngestionOptionsValidator.checkKeepPayload(false, StorageFormat.BEAM_ROW, supported, problems);
+    IngestionOptionsValidator.checkKeepPayload(true, StorageFormat.TABLE_ROW, supported, problems);
+    assertEquals(List.of(), problems);
   }
 
   @Test

@@ -1,8 +1,11 @@
 package io.thriftbq.ingest.write;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 
 import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.PayloadFormat;
@@ -11,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.gcp.bigquery.CivilTimeEncoder;
+import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
+import org.apache.beam.sdk.util.CoderUtils;
 import org.joda.time.Instant;
 import org.junit.Test;
 
@@ -54,7 +59,8 @@ public class FailedRowsTest {
                 MetadataColumns.ATTRIBUTES,
                 List.of(new TableRow().set("key", "event_id").set("value", "7")));
     DeadLetter letter =
-        FailedRows.deadLetter(row, "BigQueryInsertError: invalid", MetadataColumns.ALL, "p:d.t");
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "p:d.t", false)
+            .apply(row, "BigQueryInsertError: invalid");
     assertEquals(Stage.WRITE, letter.stage());
     assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
     String json = new String(letter.payload(), StandardCharsets.UTF_8);
@@ -63,9 +69,72 @@ public class FailedRowsTest {
     assertEquals(PUBLISHED, letter.publishTime());
     assertEquals(Map.of("event_id", "7"), letter.attributes());
 
-    DeadLetter withoutColumns = FailedRows.deadLetter(row, "x", MetadataColumns.NONE, "p:d.t");
+    DeadLetter withoutColumns =
+        new FailedRows.ToDeadLetter(MetadataColumns.NONE, "p:d.t", false).apply(row, "x");
     assertEquals(null, withoutColumns.messageId());
     assertEquals(null, withoutColumns.publishTime());
     assertEquals(Map.of(), withoutColumns.attributes());
+  }
+
+  @Test
+  public void keptPayloadComesBackFromTheFailsafeRowAfterItsJsonRoundTrip() throws Exception {
+    byte[] payload = {0, 1, 2, -1, -128, 127};
+    Map<String, String> attributes = Map.of("event_id", "7", "event_time_ms", "123");
+    TableRow failsafe =
+        FailsafeRow.of(
+            new RowWithPayload<>(
+                new TableRow().set("event_id", "e-1"),
+                payload,
+                new EventMetadata("msg-7", PUBLISHED.getMillis(), attributes)));
+    // The Storage API paths carry the fail-safe row JSON-encoded.
+    TableRow shipped =
+        CoderUtils.decodeFromByteArray(
+            TableRowJsonCoder.of(), CoderUtils.encodeToByteArray(TableRowJsonCoder.of(), failsafe));
+
+    DeadLetter letter =
+        new FailedRows.ToDeadLetter(MetadataColumns.NONE, "p:d.t", true)
+            .apply(shipped, "BigQueryStorageApiInsertError: bad");
+    assertEquals(Stage.WRITE, letter.stage());
+    assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+    assertArrayEquals(payload, letter.payload());
+    assertEquals("msg-7", letter.messageId());
+    assertEquals(PUBLISHED, letter.publishTime());
+    assertEquals(attributes, letter.attributes());
+    assertEquals("BigQueryStorageApiInsertError: bad", letter.errorMessage());
+    assertEquals("p:d.t", letter.eventTable());
+  }
+
+  @Test
+  public void failsafeRowWithoutMetadataGivesADeadLetterWithoutIt() {
+    TableRow failsafe =
+        FailsafeRow.of(new RowWithPayload<>(new TableRow(), new byte[] {9}, EventMetadata.EMPTY));
+    DeadLetter letter =
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true).apply(failsafe, "e");
+    assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+    assertArrayEquals(new byte[] {9}, letter.payload());
+    assertNull(letter.messageId());
+    assertNull(letter.publishTime());
+    assertEquals(Map.of(), letter.attributes());
+  }
+
+  @Test
+  public void withTheFlagAnEventRowOrADamagedFailsafeRowIsStillDeadLetteredAsJson() {
+    TableRow eventRow = new TableRow().set("event_id", "e-1").set(MetadataColumns.MESSAGE_ID, "m");
+    TableRow damaged = new TableRow().set(FailsafeRow.PAYLOAD, "not base64 !");
+    for (TableRow row : List.of(eventRow, damaged)) {
+      DeadLetter letter =
+          new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true).apply(row, "e");
+      assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
+    }
+    assertEquals(
+        "m",
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true)
+            .apply(eventRow, "e")
+            .messageId());
+    assertEquals(
+        PayloadFormat.BIGQUERY_ROW_JSON,
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true)
+            .apply(null, "e")
+            .payloadFormat());
   }
 }

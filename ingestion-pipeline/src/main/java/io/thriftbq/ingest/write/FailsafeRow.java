@@ -1,0 +1,107 @@
+package io.thriftbq.ingest.write;
+
+import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.convert.EventMetadata;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The fail-safe row of {@code --keepPayloadForWriteFailures}: what BigQueryIO's {@code
+ * withFormatRecordOnFailureFunction} makes of each element, and the way back from it to the payload
+ * and metadata once BigQuery rejected the element's row.
+ *
+ * <p>BigQueryIO builds it for <em>every</em> element, not only the failing ones, and the Storage
+ * API paths JSON-encode it with {@code TableRowJsonCoder} (and decode it again on the write side),
+ * so its shape is fixed and small, and every value is a string or a map of strings that survives
+ * the JSON round trip unchanged:
+ *
+ * <pre>
+ * thriftbq.payload          the Thrift bytes, base64
+ * thriftbq.message_id       Pub/Sub message id (absent when unknown)
+ * thriftbq.publish_time_ms  publish time, epoch milliseconds as a string (absent when unknown)
+ * thriftbq.attributes       {key: value, ...}
+ * </pre>
+ *
+ * The keys contain a dot, which no BigQuery column name can, so a rejected event row (which Beam
+ * hands back instead when it has no fail-safe row for an element) is never mistaken for one.
+ */
+final class FailsafeRow {
+  static final String PAYLOAD = "thriftbq.payload";
+  static final String MESSAGE_ID = "thriftbq.message_id";
+  static final String PUBLISH_TIME_MS = "thriftbq.publish_time_ms";
+  static final String ATTRIBUTES = "thriftbq.attributes";
+
+  private FailsafeRow() {}
+
+  /** The payload and metadata a fail-safe row carries. */
+  record Kept(byte[] payload, EventMetadata metadata) {}
+
+  /** BigQueryIO's {@code withFormatRecordOnFailureFunction} for elements of any row type. */
+  static <T> SerializableFunction<RowWithPayload<T>, TableRow> function() {
+    return new Format<>();
+  }
+
+  static TableRow of(RowWithPayload<?> element) {
+    EventMetadata metadata = element.metadata();
+    TableRow row = new TableRow();
+    row.set(PAYLOAD, Base64.getEncoder().encodeToString(element.payload()));
+    if (metadata.messageId() != null) {
+      row.set(MESSAGE_ID, metadata.messageId());
+    }
+    if (metadata.hasPublishTime()) {
+      row.set(PUBLISH_TIME_MS, Long.toString(metadata.publishTimeMillis()));
+    }
+    TableRow attributes = new TableRow();
+    attributes.putAll(metadata.attributes());
+    row.set(ATTRIBUTES, attributes);
+    return row;
+  }
+
+  /**
+   * What {@code row} carries if it is a fail-safe row; null if it is not (an event row, or a
+   * fail-safe row damaged beyond reading), which the caller then dead-letters as the row itself.
+   */
+  static @Nullable Kept read(@Nullable TableRow row) {
+    if (row == null || !(row.get(PAYLOAD) instanceof String base64)) {
+      return null;
+    }
+    byte[] payload;
+    long publishTime = EventMetadata.UNKNOWN_TIME;
+    try {
+      payload = Base64.getDecoder().decode(base64);
+      Object time = row.get(PUBLISH_TIME_MS);
+      if (time != null) {
+        publishTime = Long.parseLong(time.toString());
+      }
+    } catch (IllegalArgumentException e) { // Covers NumberFormatException too.
+      return null;
+    }
+    Object messageId = row.get(MESSAGE_ID);
+    Map<String, String> attributes = new HashMap<>();
+    if (row.get(ATTRIBUTES) instanceof Map<?, ?> map) {
+      map.forEach(
+          (key, value) -> {
+            if (key != null) {
+              attributes.put(key.toString(), value == null ? "" : value.toString());
+            }
+          });
+    }
+    return new Kept(
+        payload,
+        new EventMetadata(
+            messageId == null ? null : messageId.toString(), publishTime, attributes));
+  }
+
+  private static final class Format<T>
+      implements SerializableFunction<RowWithPayload<T>, TableRow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public TableRow apply(RowWithPayload<T> element) {
+      return of(element);
+    }
+  }
+}
