@@ -18,6 +18,13 @@ Options:
   --output-dir DIR      Where to write event_table.json and dead_letter_table.json
                         (default: terraform/schemas).
   --include-metadata    Add the Pub/Sub message id, publish time and attributes columns.
+  --proto-message NAME  Also write the table's message as NAME's .proto (EventRow ->
+                        event_row.proto), for --formatToStore=PROTO_MESSAGE, and print the
+                        protoc command that compiles it.
+  --proto-java-package PKG
+                        Java (and proto) package of that message (default: the Thrift
+                        class's package + .proto).
+  --proto-dir DIR       Where to write the .proto (default: the current directory).
   --skip-build          Use the existing bundled jar.
   --dry-run             Print every command; call nothing.
   -h, --help            Show this help.
@@ -27,6 +34,9 @@ EOF2
 THRIFT_CLASS="$EVENT_CLASS"
 OUTPUT_DIR="$TF_DIR/schemas"
 INCLUDE_METADATA=0
+PROTO_MESSAGE=""
+PROTO_PACKAGE=""
+PROTO_DIR="$PWD"
 SKIP_BUILD=0
 EXTRA=()
 
@@ -39,15 +49,18 @@ while [[ $# -gt 0 ]]; do
     --dry-run) DRY_RUN=1 ;;
     --skip-build) SKIP_BUILD=1 ;;
     --include-metadata) INCLUDE_METADATA=1 ;;
-    --thrift-class=* | --output-dir=*)
+    --thrift-class=* | --output-dir=* | --proto-message=* | --proto-java-package=* | --proto-dir=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
-    --thrift-class | --output-dir)
+    --thrift-class | --output-dir | --proto-message | --proto-java-package | --proto-dir)
       need_value "$@"
       case "$1" in
         --thrift-class) THRIFT_CLASS="$2" ;;
         --output-dir) OUTPUT_DIR="$2" ;;
+        --proto-message) PROTO_MESSAGE="$2" ;;
+        --proto-java-package) PROTO_PACKAGE="$2" ;;
+        --proto-dir) PROTO_DIR="$2" ;;
       esac
       shift
       ;;
@@ -65,6 +78,20 @@ done
   usage_error "--thrift-class '$THRIFT_CLASS' is not a fully qualified Java class name."
 [[ -d "$OUTPUT_DIR" ]] || usage_error "--output-dir '$OUTPUT_DIR' is not a directory."
 OUTPUT_DIR="$(cd "$OUTPUT_DIR" && pwd)"
+proto=()
+if [[ -n "$PROTO_MESSAGE" ]]; then
+  [[ "$PROTO_MESSAGE" =~ ^[A-Z][A-Za-z0-9]*$ ]] ||
+    usage_error "--proto-message '$PROTO_MESSAGE' must be a CamelCase name, like EventRow."
+  [[ -z "$PROTO_PACKAGE" || "$PROTO_PACKAGE" =~ ^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$ ]] ||
+    usage_error "--proto-java-package '$PROTO_PACKAGE' is not a Java package name."
+  [[ -d "$PROTO_DIR" ]] || usage_error "--proto-dir '$PROTO_DIR' is not a directory."
+  PROTO_DIR="$(cd "$PROTO_DIR" && pwd)"
+  PROTO_FILE="$PROTO_DIR/$(sed -E 's/([a-z0-9])([A-Z])/\1_\2/g' <<<"$PROTO_MESSAGE" | tr '[:upper:]' '[:lower:]').proto"
+  proto=(--protoOutput="$PROTO_FILE" --protoMessageName="$PROTO_MESSAGE")
+  [[ -n "$PROTO_PACKAGE" ]] && proto+=(--protoJavaPackage="$PROTO_PACKAGE")
+elif [[ -n "$PROTO_PACKAGE" ]]; then
+  usage_error "--proto-java-package needs --proto-message."
+fi
 ((DRY_RUN)) || require_command java
 
 if ((SKIP_BUILD)); then
@@ -80,5 +107,11 @@ fi
 run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
   --thriftClassName="$THRIFT_CLASS" "${metadata[@]}" \
   --output="$OUTPUT_DIR/event_table.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
-  "${EXTRA[@]}"
+  "${proto[@]}" "${EXTRA[@]}"
 log "Wrote $OUTPUT_DIR/event_table.json and $OUTPUT_DIR/dead_letter_table.json."
+if [[ -n "$PROTO_MESSAGE" ]]; then
+  protobuf_version="$(sed -n 's:.*<protobuf.version>\(.*\)</protobuf.version>.*:\1:p' "$REPO_ROOT/pom.xml")"
+  log "Wrote $PROTO_FILE. Compile it with protoc $protobuf_version (the protobuf-java version of"
+  log "the pipeline; Maven Central: com.google.protobuf:protoc:$protobuf_version:exe:linux-x86_64):"
+  log "  protoc --proto_path=$PROTO_DIR --java_out=YOUR_SOURCE_DIR $PROTO_FILE"
+fi

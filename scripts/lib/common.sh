@@ -407,6 +407,20 @@ Unknown Beam-style flags (--someOption=value) and everything after -- go to the 
 EOF
 }
 
+# step_args_not_overridden: STEP_ARGS, one per line, without the flags that INGEST_EXTRA sets
+# again (Beam refuses an option given twice), so that for example --formatToStore=PROTO_MESSAGE
+# runs a step with another format.
+step_args_not_overridden() {
+  local arg extra overridden
+  for arg in "${STEP_ARGS[@]}"; do
+    overridden=0
+    for extra in "${INGEST_EXTRA[@]}"; do
+      [[ "${extra%%=*}" == "${arg%%=*}" ]] && overridden=1
+    done
+    ((overridden)) || printf '%s\n' "$arg"
+  done
+}
+
 # parse_launch_args "$@": sets the globals of a launch.
 parse_launch_args() {
   PROJECT="${GOOGLE_CLOUD_PROJECT:-}"
@@ -557,13 +571,15 @@ ${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --r
 
   # 4. Ingestion pipeline.
   dataflow_common_args "$ingest_job" "$MAX_WORKERS"
+  local step_args=()
+  mapfile -t step_args < <(step_args_not_overridden)
   local ingest_cmd=(java -cp "$INGEST_JAR" "$INGEST_MAIN" "${DATAFLOW_ARGS[@]}"
     --subscription="$(tf_output subscription_id)"
     --outputTable="$(tf_output event_table_spec)"
     --deadLetterTable="$(tf_output dead_letter_table_spec)"
     --thriftClassName="$EVENT_CLASS"
     --thriftProtocol="$THRIFT_PROTOCOL"
-    "${STEP_ARGS[@]}" "${INGEST_EXTRA[@]}")
+    "${step_args[@]}" "${INGEST_EXTRA[@]}")
   local out ingest_id="" datagen_id=""
   run_capture out "${ingest_cmd[@]}" || die "the ingestion job did not start; see the output above."
   ((DRY_RUN)) || ingest_id="$(job_id_from_output "$out" "$ingest_job")"

@@ -57,6 +57,25 @@ ALL_SCRIPTS=(
   [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
 }
 
+@test "export-schema.sh --proto-message writes the table's .proto and says how to compile it" {
+  run "$SCRIPTS/export-schema.sh" --dry-run --include-metadata --proto-message EventRowWithMetadata \
+    --proto-java-package com.example.rows --proto-dir "$BATS_TEST_TMPDIR"
+  assert_success
+  assert_output --partial "--protoOutput=$BATS_TEST_TMPDIR/event_row_with_metadata.proto"
+  assert_output --partial "--protoMessageName=EventRowWithMetadata"
+  assert_output --partial "--protoJavaPackage=com.example.rows"
+  assert_output --partial "--includeAttributes=true"
+  assert_output --partial "protoc --proto_path=$BATS_TEST_TMPDIR --java_out="
+  [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
+
+  run "$SCRIPTS/export-schema.sh" --dry-run --proto-message eventRow
+  assert_failure 2
+  assert_output --partial "must be a CamelCase name"
+  run "$SCRIPTS/export-schema.sh" --dry-run --proto-java-package com.example
+  assert_failure 2
+  assert_output --partial "--proto-java-package needs --proto-message"
+}
+
 @test "a missing project fails with a clear message and calls nothing" {
   for s in 1-streaming-inserts-tablerow.sh stop-pipelines.sh flex-template-build.sh flex-template-run.sh; do
     run "$SCRIPTS/$s"

@@ -56,6 +56,18 @@ assert_step() {
 @test "step 6 launches STORAGE_WRITE_API/AVRO_GENERIC_RECORD, 1 s" { assert_step 6; }
 @test "step 7 launches STORAGE_API_AT_LEAST_ONCE/AVRO_GENERIC_RECORD with the connection pool" { assert_step 7; }
 
+@test "an ingestion flag given to a step replaces the step's own (e.g. another format)" {
+  launch 6 --formatToStore=PROTO_MESSAGE --protoClassName=io.thriftbq.sample.proto.EventRow
+  assert_success
+  args="$(java_call_for "$INGEST_MAIN")"
+  [[ "$(grep -c -- '^--formatToStore=' <<<"$args")" == 1 ]] || fail "formatToStore given twice: $args"
+  grep -qxF -- --formatToStore=PROTO_MESSAGE <<<"$args"
+  grep -qxF -- --protoClassName=io.thriftbq.sample.proto.EventRow <<<"$args"
+  # The step's other settings stay.
+  grep -qxF -- --storageWriteApiTriggeringFrequencySec=1 <<<"$args"
+  grep -qxF -- --bigQueryWriteMethod=STORAGE_WRITE_API <<<"$args"
+}
+
 @test "both jobs get the common Dataflow settings from the Terraform outputs" {
   launch 4
   assert_success

@@ -36,12 +36,16 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Per-core cost of the ingestion hot path on a fixed corpus of sample events: Thrift bytes → each
  * format, each format → the protobuf bytes the Storage Write API sends (Beam's own converters, as
- * the sink calls them), the whole path, and the floor (Thrift decode into the generated object).
+ * the sink calls them; for PROTO_MESSAGE the message's own serializer, which is all writeProtos
+ * calls), the whole path, and the floor (Thrift decode into the generated object).
+ *
+ * <p>Each format has its own state, so a benchmark's JVM (one fork each) builds and runs only the
+ * converter it measures, as a worker does: running every format in one JVM would make the shared
+ * decoding code's call sites polymorphic and slow all of them down.
  *
  * <p>Each invocation processes the whole corpus, so the score is events per second; multiply by the
  * mean event size (printed at setup) for bytes per second. See benchmarks/RESULTS.md.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Threads(1)
@@ -54,87 +58,137 @@ import org.openjdk.jmh.infra.Blackhole;
 public class ConversionBenchmark {
   private static final EventMetadata METADATA = EventMetadata.EMPTY;
 
-  private byte[][] corpus;
-  private EventConverter<TableRow> tableRows;
-  private EventConverter<Row> rows;
-  private EventConverter<GenericRecord> records;
-  private EventConverter<EventRow> messages;
-  private TableRow[] tableRowCorpus;
-  private Row[] rowCorpus;
-  private GenericRecord[] recordCorpus;
-  private EventRow[] messageCorpus;
-  private Descriptor descriptor;
-  private TableRowToStorageApiProto.SchemaInformation schemaInformation;
+  /** The serialized events, and what Beam's sink derives once per destination. */
+  @State(Scope.Thread)
+  public static class Corpus {
+    byte[][] events;
+    ConverterConfig config;
+    Descriptor descriptor;
+    TableRowToStorageApiProto.SchemaInformation schemaInformation;
 
-  @Setup
-  public void setUp() throws Exception {
-    corpus = SampleCorpus.serializedSampleEvents(ThriftProtocol.BINARY);
-    ConverterConfig config =
-        ConverterConfig.of(Event.class.getName(), ThriftProtocol.BINARY, MetadataColumns.NONE);
-    tableRows = EventConverters.create(config, StorageFormat.TABLE_ROW);
-    rows = EventConverters.create(config, StorageFormat.BEAM_ROW);
-    records = EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD);
-    messages =
-        EventConverters.create(
-            config.withProtoClassName(EventRow.class.getName()), StorageFormat.PROTO_MESSAGE);
-    EventSchemas schemas = EventSchemas.of(Event.class.getName(), MetadataColumns.NONE);
-    // The descriptor and schema information are what Beam's sink derives once per destination.
-    descriptor =
-        TableRowToStorageApiProto.getDescriptorFromTableSchema(schemas.tableSchema(), true, false);
-    schemaInformation =
-        TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
-            TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
-    tableRowCorpus = new TableRow[corpus.length];
-    rowCorpus = new Row[corpus.length];
-    recordCorpus = new GenericRecord[corpus.length];
-    messageCorpus = new EventRow[corpus.length];
-    for (int i = 0; i < corpus.length; i++) {
-      tableRowCorpus[i] = tableRows.fromBytes(corpus[i], METADATA);
-      rowCorpus[i] = rows.fromBytes(corpus[i], METADATA);
-      recordCorpus[i] = records.fromBytes(corpus[i], METADATA);
-      messageCorpus[i] = messages.fromBytes(corpus[i], METADATA);
+    @Setup
+    public void setUp() throws Exception {
+      events = SampleCorpus.serializedSampleEvents(ThriftProtocol.BINARY);
+      config =
+          ConverterConfig.of(Event.class.getName(), ThriftProtocol.BINARY, MetadataColumns.NONE);
+      EventSchemas schemas = EventSchemas.of(Event.class.getName(), MetadataColumns.NONE);
+      descriptor =
+          TableRowToStorageApiProto.getDescriptorFromTableSchema(
+              schemas.tableSchema(), true, false);
+      schemaInformation =
+          TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
+              TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
+      System.out.printf(
+          "%ncorpus: %d events, mean %.1f bytes%n", events.length, SampleCorpus.meanSize(events));
     }
-    System.out.printf(
-        "%ncorpus: %d events, mean %.1f bytes, mean %.1f scalar values%n",
-        corpus.length, SampleCorpus.meanSize(corpus), SampleCorpus.meanScalarValues(recordCorpus));
+  }
+
+  @State(Scope.Thread)
+  public static class TableRows {
+    EventConverter<TableRow> converter;
+    TableRow[] rows;
+
+    @Setup
+    public void setUp(Corpus corpus) throws Exception {
+      converter = EventConverters.create(corpus.config, StorageFormat.TABLE_ROW);
+      rows = new TableRow[corpus.events.length];
+      for (int i = 0; i < rows.length; i++) {
+        rows[i] = converter.fromBytes(corpus.events[i], METADATA);
+      }
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class BeamRows {
+    EventConverter<Row> converter;
+    Row[] rows;
+
+    @Setup
+    public void setUp(Corpus corpus) throws Exception {
+      converter = EventConverters.create(corpus.config, StorageFormat.BEAM_ROW);
+      rows = new Row[corpus.events.length];
+      for (int i = 0; i < rows.length; i++) {
+        rows[i] = converter.fromBytes(corpus.events[i], METADATA);
+      }
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class GenericRecords {
+    EventConverter<GenericRecord> converter;
+    GenericRecord[] records;
+
+    @Setup
+    public void setUp(Corpus corpus) throws Exception {
+      converter = EventConverters.create(corpus.config, StorageFormat.AVRO_GENERIC_RECORD);
+      records = new GenericRecord[corpus.events.length];
+      for (int i = 0; i < records.length; i++) {
+        records[i] = converter.fromBytes(corpus.events[i], METADATA);
+      }
+      System.out.printf(
+          "mean %.1f scalar values per event%n", SampleCorpus.meanScalarValues(records));
+    }
+  }
+
+  @State(Scope.Thread)
+  public static class ProtoMessages {
+    EventConverter<EventRow> converter;
+    EventRow[] messages;
+
+    @Setup
+    public void setUp(Corpus corpus) throws Exception {
+      converter =
+          EventConverters.create(
+              corpus.config.withProtoClassName(EventRow.class.getName()),
+              StorageFormat.PROTO_MESSAGE);
+      messages = new EventRow[corpus.events.length];
+      for (int i = 0; i < messages.length; i++) {
+        messages[i] = converter.fromBytes(corpus.events[i], METADATA);
+      }
+    }
   }
 
   // ---- the floor -------------------------------------------------------------------------------
 
   @Benchmark
-  public void thriftDecodeOnly(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(tableRows.decode(payload));
+  public void thriftDecodeOnly(Corpus corpus, TableRows format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.decode(payload));
     }
   }
 
   // ---- Thrift bytes → format object ------------------------------------------------------------
 
   @Benchmark
-  public void bytesToTableRow(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(tableRows.fromBytes(payload, METADATA));
+  public void bytesToTableRow(Corpus corpus, TableRows format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromBytes(payload, METADATA));
     }
   }
 
   @Benchmark
-  public void bytesToBeamRow(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(rows.fromBytes(payload, METADATA));
+  public void bytesToBeamRow(Corpus corpus, BeamRows format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromBytes(payload, METADATA));
     }
   }
 
   @Benchmark
-  public void bytesToGenericRecord(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(records.fromBytes(payload, METADATA));
+  public void bytesToGenericRecord(Corpus corpus, GenericRecords format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromBytes(payload, METADATA));
     }
   }
 
   @Benchmark
-  public void bytesToProtoMessage(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(messages.fromBytes(payload, METADATA));
+  public void bytesToProtoMessage(Corpus corpus, ProtoMessages format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromBytes(payload, METADATA));
     }
   }
 
@@ -142,54 +196,65 @@ public class ConversionBenchmark {
   // it. It shows what decoding straight into the format saves over the usual decode-then-convert.
 
   @Benchmark
-  public void objectPathTableRow(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(tableRows.fromEvent(tableRows.decode(payload), METADATA));
+  public void objectPathTableRow(Corpus corpus, TableRows format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromEvent(format.converter.decode(payload), METADATA));
     }
   }
 
   @Benchmark
-  public void objectPathBeamRow(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(rows.fromEvent(rows.decode(payload), METADATA));
+  public void objectPathBeamRow(Corpus corpus, BeamRows format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromEvent(format.converter.decode(payload), METADATA));
     }
   }
 
   @Benchmark
-  public void objectPathGenericRecord(Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : corpus) {
-      blackhole.consume(records.fromEvent(records.decode(payload), METADATA));
-    }
-  }
-
-  // ---- format object → Storage Write API proto bytes (Beam's converters) ---------------------
-
-  @Benchmark
-  public void tableRowToProto(Blackhole blackhole) throws Exception {
-    for (TableRow row : tableRowCorpus) {
-      blackhole.consume(tableRowProto(row));
+  public void objectPathGenericRecord(Corpus corpus, GenericRecords format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromEvent(format.converter.decode(payload), METADATA));
     }
   }
 
   @Benchmark
-  public void beamRowToProto(Blackhole blackhole) {
-    for (Row row : rowCorpus) {
-      blackhole.consume(
-          BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteArray());
+  public void objectPathProtoMessage(Corpus corpus, ProtoMessages format, Blackhole blackhole)
+      throws ThriftDecodeException {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromEvent(format.converter.decode(payload), METADATA));
+    }
+  }
+
+  // ---- format object → Storage Write API proto bytes (what the sink does per element) ----------
+
+  @Benchmark
+  public void tableRowToProto(Corpus corpus, TableRows format, Blackhole blackhole)
+      throws Exception {
+    for (TableRow row : format.rows) {
+      blackhole.consume(tableRowProto(corpus, row));
     }
   }
 
   @Benchmark
-  public void genericRecordToProto(Blackhole blackhole) {
-    for (GenericRecord record : recordCorpus) {
-      blackhole.consume(avroProto(record));
+  public void beamRowToProto(Corpus corpus, BeamRows format, Blackhole blackhole) {
+    for (Row row : format.rows) {
+      blackhole.consume(beamRowProto(corpus, row));
     }
   }
 
-  /** PROTO_MESSAGE: the sink's whole conversion is the generated message's own serializer. */
   @Benchmark
-  public void protoMessageToProto(Blackhole blackhole) {
-    for (EventRow message : messageCorpus) {
+  public void genericRecordToProto(Corpus corpus, GenericRecords format, Blackhole blackhole) {
+    for (GenericRecord record : format.records) {
+      blackhole.consume(avroProto(corpus, record));
+    }
+  }
+
+  /** PROTO_MESSAGE: writeProtos' whole conversion is the generated message's own serializer. */
+  @Benchmark
+  public void protoMessageToProto(ProtoMessages format, Blackhole blackhole) {
+    for (EventRow message : format.messages) {
       blackhole.consume(message.toByteArray());
     }
   }
@@ -197,43 +262,51 @@ public class ConversionBenchmark {
   // ---- the whole path: Thrift bytes → format → proto bytes ------------------------------------
 
   @Benchmark
-  public void wholePathProtoMessage(Blackhole blackhole) throws Exception {
-    for (byte[] payload : corpus) {
-      blackhole.consume(messages.fromBytes(payload, METADATA).toByteArray());
+  public void wholePathTableRow(Corpus corpus, TableRows format, Blackhole blackhole)
+      throws Exception {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(tableRowProto(corpus, format.converter.fromBytes(payload, METADATA)));
     }
   }
 
   @Benchmark
-  public void wholePathTableRow(Blackhole blackhole) throws Exception {
-    for (byte[] payload : corpus) {
-      blackhole.consume(tableRowProto(tableRows.fromBytes(payload, METADATA)));
+  public void wholePathBeamRow(Corpus corpus, BeamRows format, Blackhole blackhole)
+      throws Exception {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(beamRowProto(corpus, format.converter.fromBytes(payload, METADATA)));
     }
   }
 
   @Benchmark
-  public void wholePathBeamRow(Blackhole blackhole) throws Exception {
-    for (byte[] payload : corpus) {
-      Row row = rows.fromBytes(payload, METADATA);
-      blackhole.consume(
-          BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteArray());
+  public void wholePathGenericRecord(Corpus corpus, GenericRecords format, Blackhole blackhole)
+      throws Exception {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(avroProto(corpus, format.converter.fromBytes(payload, METADATA)));
     }
   }
 
   @Benchmark
-  public void wholePathGenericRecord(Blackhole blackhole) throws Exception {
-    for (byte[] payload : corpus) {
-      blackhole.consume(avroProto(records.fromBytes(payload, METADATA)));
+  public void wholePathProtoMessage(Corpus corpus, ProtoMessages format, Blackhole blackhole)
+      throws Exception {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromBytes(payload, METADATA).toByteArray());
     }
   }
 
-  private byte[] tableRowProto(TableRow row) throws Exception {
+  private static byte[] tableRowProto(Corpus corpus, TableRow row) throws Exception {
     return TableRowToStorageApiProto.messageFromTableRow(
-            schemaInformation, descriptor, row, false, false, null, null, -1)
+            corpus.schemaInformation, corpus.descriptor, row, false, false, null, null, -1)
         .toByteArray();
   }
 
-  private byte[] avroProto(GenericRecord record) {
-    return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(descriptor, record, null, -1)
+  private static byte[] beamRowProto(Corpus corpus, Row row) {
+    return BeamRowToStorageApiProto.messageFromBeamRow(corpus.descriptor, row, null, -1)
+        .toByteArray();
+  }
+
+  private static byte[] avroProto(Corpus corpus, GenericRecord record) {
+    return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
+            corpus.descriptor, record, null, -1)
         .toByteArray();
   }
 }

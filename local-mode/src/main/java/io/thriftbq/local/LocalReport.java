@@ -251,7 +251,7 @@ public final class LocalReport {
     ObjectNode configuration = root.putObject("configuration");
     configuration.put("step", step);
     configuration.put("write_method", config.step.writeMethod().name());
-    configuration.put("format", config.step.format().name());
+    configuration.put("format", config.format().name());
     configuration.put("extra_setting", config.step.extraSetting());
     Integer frequency = config.step.effectiveTriggeringFrequencySec(config.triggeringFrequencySec);
     if (frequency != null) {

@@ -16,6 +16,7 @@ import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.local.HandOffLatencyProbe;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -91,6 +92,7 @@ public final class LocalRun {
   public static List<String> ingestionArgs(
       EmulatorStack stack,
       TuningStep step,
+      StorageFormat format,
       Integer triggeringFrequencyOverrideSec,
       String subscription,
       String table,
@@ -114,7 +116,7 @@ public final class LocalRun {
     args.add("--includePublishTime=true");
     args.add("--enforceImmutability=" + directRunnerChecks);
     args.add("--enforceEncodability=" + directRunnerChecks);
-    args.addAll(step.pipelineArgs(triggeringFrequencyOverrideSec));
+    args.addAll(step.pipelineArgs(triggeringFrequencyOverrideSec, format));
     return args;
   }
 
@@ -215,6 +217,7 @@ public final class LocalRun {
         ingestionArgs(
             stack,
             step,
+            config.format(),
             config.triggeringFrequencySec,
             channel.subscription(),
             table,
@@ -233,8 +236,9 @@ public final class LocalRun {
         MalformedMessages.create(config.malformedCount(), config.seed, generator::serialize);
 
     out.printf(
-        "Local run: %s; %d events at %d/s, %d malformed; topic %s, table %s.%s%n",
+        "Local run: %s%s; %d events at %d/s, %d malformed; topic %s, table %s.%s%n",
         step.describe(),
+        config.format() == step.format() ? "" : " (format " + config.format() + ")",
         config.events,
         config.ratePerSec,
         malformed.size(),

@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import io.thriftbq.ingest.options.StorageFormat;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -12,7 +13,13 @@ public final class LocalRunConfig {
   public static final String DATASET = "local_dataset";
   public static final String EVENT_CLASS = "io.thriftbq.sample.Event";
 
+  /**
+   * The sample's generated message class for PROTO_MESSAGE; local runs add all metadata columns.
+   */
+  public static final String PROTO_CLASS = "io.thriftbq.sample.proto.EventRowWithMetadata";
+
   TuningStep step = TuningStep.STEP_7;
+  StorageFormat format;
   long events = 2000;
   long ratePerSec = 500;
   double badRatio = 0.01;
@@ -51,6 +58,9 @@ public final class LocalRunConfig {
         "                          (default 1, as in the study)",
         "  --seed N                generator seed (default 1)",
         "  --triggering-frequency S override the step's Storage Write triggering frequency (s)",
+        "  --format F              override the step's --formatToStore: TABLE_ROW, BEAM_ROW,",
+        "                          AVRO_GENERIC_RECORD or PROTO_MESSAGE (the sample's generated",
+        "                          class)",
         "  --timeout SECONDS       give up waiting for events after this long (default 300)",
         "  --report FILE           also write the report as JSON to FILE",
         "  --table NAME            output table (default events_stepN)",
@@ -138,6 +148,16 @@ public final class LocalRunConfig {
         case "--triggering-frequency":
           triggeringFrequencySec = Integer.parseInt(value);
           break;
+        case "--format":
+          try {
+            format = StorageFormat.valueOf(value.trim());
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "--format="
+                    + value
+                    + " is not one of TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD, PROTO_MESSAGE");
+          }
+          break;
         case "--timeout":
           timeout = Duration.ofSeconds(Long.parseLong(value));
           break;
@@ -191,6 +211,16 @@ public final class LocalRunConfig {
   public LocalRunConfig step(TuningStep value) {
     step = value;
     return this;
+  }
+
+  /** Another format than the step's; null keeps the step's. */
+  public LocalRunConfig format(StorageFormat value) {
+    format = value;
+    return this;
+  }
+
+  public StorageFormat format() {
+    return format == null ? step.format() : format;
   }
 
   public LocalRunConfig events(long value) {

@@ -157,9 +157,18 @@ public enum TuningStep {
    * step's triggering frequency (local runs may shorten it to finish sooner; the report says so).
    */
   public List<String> pipelineArgs(Integer triggeringFrequencyOverrideSec) {
+    return pipelineArgs(triggeringFrequencyOverrideSec, format);
+  }
+
+  /** The step's flags with another format (the step's knobs do not depend on the format). */
+  public List<String> pipelineArgs(
+      Integer triggeringFrequencyOverrideSec, StorageFormat formatToStore) {
     List<String> args = new ArrayList<>();
     args.add("--bigQueryWriteMethod=" + writeMethod.name());
-    args.add("--formatToStore=" + format.name());
+    args.add("--formatToStore=" + formatToStore.name());
+    if (formatToStore == StorageFormat.PROTO_MESSAGE) {
+      args.add("--protoClassName=" + LocalRunConfig.PROTO_CLASS);
+    }
     if (numStreamingKeys != null) {
       args.add("--numStreamingKeys=" + numStreamingKeys);
     }

@@ -2,16 +2,19 @@ package io.thriftbq.local;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.thriftbq.ingest.options.StorageFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.JUnit4;
@@ -57,6 +60,20 @@ public class LocalRunConfigTest {
     assertEquals(Integer.valueOf(2), config.triggeringFrequencySec);
     assertEquals(10, config.recordsPerMessage());
     assertFalse(config.progress);
+  }
+
+  @Test
+  public void formatOverridesTheStepsAndPicksTheSampleMessageClass() {
+    assertEquals(StorageFormat.AVRO_GENERIC_RECORD, parse().format());
+    LocalRunConfig config = parse("--step", "6", "--format", "PROTO_MESSAGE");
+    assertEquals(StorageFormat.PROTO_MESSAGE, config.format());
+    List<String> args = config.step().pipelineArgs(null, config.format());
+    assertThat(args, hasItem("--formatToStore=PROTO_MESSAGE"));
+    assertThat(args, hasItem("--protoClassName=" + LocalRunConfig.PROTO_CLASS));
+    assertThat(args, hasItem("--storageWriteApiTriggeringFrequencySec=1"));
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--format", "JSON")).getMessage(),
+        containsString("PROTO_MESSAGE"));
   }
 
   @Test

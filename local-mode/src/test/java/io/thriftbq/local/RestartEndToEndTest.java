@@ -49,7 +49,8 @@ public class RestartEndToEndTest {
     String table = "e2e_restart_" + UUID.randomUUID().toString().substring(0, 6);
     LocalRun.Channel channel = LocalRun.createChannel(stack, "restart", true);
     List<String> ingestArgs =
-        LocalRun.ingestionArgs(stack, step, null, channel.subscription(), table, false);
+        LocalRun.ingestionArgs(
+            stack, step, step.format(), null, channel.subscription(), table, false);
 
     PipelineResult first = LocalRun.startIngestion(ingestArgs);
     PipelineResult generator =

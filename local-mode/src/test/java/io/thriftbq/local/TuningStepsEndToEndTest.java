@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.ingest.options.StorageFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -35,26 +36,41 @@ public class TuningStepsEndToEndTest {
   private static final int EVENTS = 300;
   private static final double BAD_RATIO = 0.04; // 12 malformed: every kind three times
 
-  @Parameterized.Parameters(name = "{0}")
+  @Parameterized.Parameters(name = "{0} {1}")
   public static List<Object[]> steps() {
     List<Object[]> steps = new ArrayList<>();
     for (TuningStep step : TuningStep.values()) {
-      steps.add(new Object[] {step});
+      steps.add(new Object[] {step, step.format()});
     }
+    // The generated-message format through the emulator's Storage Write API, exactly-once and
+    // at-least-once: the emulator must accept the class's own descriptor and bytes.
+    steps.add(new Object[] {TuningStep.STEP_6, StorageFormat.PROTO_MESSAGE});
+    steps.add(new Object[] {TuningStep.STEP_7, StorageFormat.PROTO_MESSAGE});
     return steps;
   }
 
-  @Parameterized.Parameter public TuningStep step;
+  @Parameterized.Parameter(0)
+  public TuningStep step;
+
+  @Parameterized.Parameter(1)
+  public StorageFormat format;
 
   @Rule public Timeout timeout = Timeout.seconds(300);
 
   @Test
   public void everyEventArrivesIntactAndEveryMalformedMessageIsDeadLettered() throws Exception {
     EmulatorStack stack = SharedEmulators.get();
-    String table = "e2e_step" + step.number() + "_" + UUID.randomUUID().toString().substring(0, 6);
+    String table =
+        "e2e_step"
+            + step.number()
+            + "_"
+            + format.name().toLowerCase(java.util.Locale.ROOT)
+            + "_"
+            + UUID.randomUUID().toString().substring(0, 6);
     LocalRunConfig config =
         LocalRunConfig.defaults()
             .step(step)
+            .format(format)
             .events(EVENTS)
             .rate(300)
             .badRatio(BAD_RATIO)
@@ -68,7 +84,7 @@ public class TuningStepsEndToEndTest {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     LocalReport report =
         new LocalRun(stack, config, new PrintStream(log, true, StandardCharsets.UTF_8)).execute();
-    String context = step.describe() + "\n" + log + report.format();
+    String context = step.describe() + " " + format + "\n" + log + report.format();
     System.out.println(report.format());
 
     assertEquals(context, List.of(), report.problems);

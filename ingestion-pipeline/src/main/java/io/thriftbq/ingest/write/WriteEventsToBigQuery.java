@@ -551,6 +551,7 @@ public final class WriteEventsToBigQuery<T>
     builder
         .addIfNotNull(DisplayData.item("outputTable", tableSpec))
         .add(DisplayData.item("formatToStore", format.name()))
+        .addIfNotNull(DisplayData.item("protoClassName", protoClassName))
         .add(DisplayData.item("bigQueryWriteMethod", method.name()))
         .add(DisplayData.item("autoSharding", autoSharding))
         .add(DisplayData.item("createTable", createTable))

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
@@ -25,6 +26,7 @@ import io.thriftbq.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -175,6 +177,43 @@ public class EventConvertersTest {
           "Proto from object", expected, messages.fromEvent(event, METADATA).toByteString());
       assertEquals("decode() round trip", event, tableRows.decode(payload));
     }
+  }
+
+  @Test
+  public void nonAsciiAndMalformedUtf8StringsGiveTheSameRowInEveryFormat() throws Exception {
+    assumeTrue("needs the sample event's string fields", className.equals(Event.class.getName()));
+    EventConverter<TableRow> tableRows = converter(StorageFormat.TABLE_ROW);
+    EventConverter<Row> rows = converter(StorageFormat.BEAM_ROW);
+    EventConverter<Message> messages = protoConverter();
+    Event event = TestEvents.sampleEvent(new Random(17));
+    event.setPage_url("Zürich ✓ 東京 😀");
+    event.setUser_id("@@@@@@");
+    byte[] payload = TestEvents.serialize(event, protocol);
+    // Bad UTF-8 in place of the marker: a lone continuation byte, a truncated sequence, an
+    // invalid byte, an encoded surrogate. Thrift's readString turns each into U+FFFD.
+    byte[] malformed = {(byte) 0x80, 'a', (byte) 0xC3, (byte) 0xFF, (byte) 0xED, (byte) 0xA0};
+    int at = indexOf(payload, "@@@@@@".getBytes(StandardCharsets.UTF_8));
+    System.arraycopy(malformed, 0, payload, at, malformed.length);
+
+    ByteString expected = tableRowProto(tableRows.fromBytes(payload, METADATA));
+    assertEquals(expected, rowProto(rows.fromBytes(payload, METADATA)));
+    assertEquals(expected, messages.fromBytes(payload, METADATA).toByteString());
+    assertEquals("Zürich ✓ 東京 😀", tableRows.fromBytes(payload, METADATA).get("page_url"));
+    assertThat(
+        (String) tableRows.fromBytes(payload, METADATA).get("user_id"), containsString("\uFFFD"));
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    throw new AssertionError("marker not found");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.thriftbq.ingest.testing;
 
+import static org.junit.Assert.assertEquals;
+
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import org.apache.beam.sdk.PipelineResult;
@@ -44,6 +46,24 @@ public final class Metrics {
         + failed(Stage.DECODE)
         + failed(Stage.TRANSFORM)
         + failed(Stage.CONVERT);
+  }
+
+  /**
+   * The two reconciliations the pipeline promises: every event read is handed to BigQuery, failed
+   * before the sink or filtered; and the rows written are those handed over minus those BigQuery
+   * rejected.
+   */
+  public void assertCountsReconcile(int rowsWritten) {
+    assertEquals(
+        "events_read = rows_to_bigquery + failed before the sink + filtered",
+        counter(IngestionMetrics.EVENTS_READ),
+        counter(IngestionMetrics.ROWS_TO_BIGQUERY)
+            + failedBeforeSink()
+            + counter(IngestionMetrics.FILTERED));
+    assertEquals(
+        "rows written = rows_to_bigquery - failed_write",
+        counter(IngestionMetrics.ROWS_TO_BIGQUERY) - failed(Stage.WRITE),
+        rowsWritten);
   }
 
   public long latencySamples() {
