@@ -3,79 +3,49 @@ package io.thriftbq.ingest.convert;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
 
 /**
- * A GenericRecord over the column array the converter filled, without copying it into a {@code
- * GenericData.Record}: the Avro counterpart of {@link ColumnMap}. Everything that reads records
- * through {@code IndexedRecord.get(int)} or {@code GenericRecord.get(String)} (Avro's datum
- * writers, AvroCoder, Beam's Storage API converter) sees an ordinary record; equality, ordering,
- * hashing and text follow {@link GenericData}, like {@code GenericData.Record}'s. One asymmetry
- * remains: {@code GenericData.Record.equals} accepts only its own class, so a decoded copy is not
- * equal to this record, though this record is equal to it.
+ * A {@code GenericData.Record} whose values are the column array the converter filled, used as is
+ * instead of copied in: the Avro counterpart of {@link ColumnMap}. It extends {@code
+ * GenericData.Record} rather than only implementing {@code GenericRecord} so that equality stays
+ * symmetric with plain records ({@code GenericData.Record.equals} accepts only its own class);
+ * equality, ordering, hashing and text are the superclass's, which read values through {@link
+ * #get(int)}. The superclass still allocates its own (unused) array: cheaper than copying into it.
+ * One Avro entry point reads that array directly, the copy constructor {@code new
+ * GenericData.Record(record, deepCopy)}; copy with {@code GenericData.get().deepCopy(schema,
+ * record)}, which goes through {@link #get(int)}, as Avro and Beam do.
  */
-final class ColumnRecord implements GenericRecord, Comparable<GenericRecord> {
-  private final Schema schema;
-  private final Object[] values;
+final class ColumnRecord extends GenericData.Record {
+  private final Object[] columns;
 
-  /** Takes ownership of {@code values}, which must hold one value per field of {@code schema}. */
-  ColumnRecord(Schema schema, Object[] values) {
-    this.schema = schema;
-    this.values = values;
-  }
-
-  @Override
-  public Schema getSchema() {
-    return schema;
+  /** Takes ownership of {@code columns}, which must hold one value per field of {@code schema}. */
+  ColumnRecord(Schema schema, Object[] columns) {
+    super(schema);
+    this.columns = columns;
   }
 
   @Override
   public Object get(int i) {
-    return values[i];
+    return columns[i];
   }
 
   @Override
   public void put(int i, Object v) {
-    values[i] = v;
+    columns[i] = v;
   }
 
   @Override
   public Object get(String key) {
-    Schema.Field field = schema.getField(key);
-    return field == null ? null : values[field.pos()];
+    Schema.Field field = getSchema().getField(key);
+    return field == null ? null : columns[field.pos()];
   }
 
   @Override
   public void put(String key, Object value) {
-    Schema.Field field = schema.getField(key);
+    Schema.Field field = getSchema().getField(key);
     if (field == null) {
       throw new AvroRuntimeException("Not a valid schema field: " + key);
     }
-    values[field.pos()] = value;
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    if (other == this) {
-      return true;
-    }
-    return other instanceof GenericRecord that
-        && schema.getFullName().equals(that.getSchema().getFullName())
-        && GenericData.get().compare(this, that, schema) == 0;
-  }
-
-  @Override
-  public int hashCode() {
-    return GenericData.get().hashCode(this, schema);
-  }
-
-  @Override
-  public int compareTo(GenericRecord that) {
-    return GenericData.get().compare(this, that, schema);
-  }
-
-  @Override
-  public String toString() {
-    return GenericData.get().toString(this);
+    columns[field.pos()] = value;
   }
 }

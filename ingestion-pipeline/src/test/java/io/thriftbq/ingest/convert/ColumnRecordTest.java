@@ -55,12 +55,14 @@ public class ColumnRecordTest {
     ColumnRecord record = new ColumnRecord(SCHEMA, new Object[] {"a", null});
     GenericData.Record same = plain("a", null);
     assertEquals(record, same);
+    assertEquals("equality is symmetric with plain records", same, record);
     assertEquals(same.hashCode(), record.hashCode());
     assertEquals(same.toString(), record.toString());
     assertEquals(0, record.compareTo(same));
     assertNotEquals(record, new ColumnRecord(SCHEMA, new Object[] {"a", 1L}));
     assertTrue(record.compareTo(plain("b", null)) < 0);
     assertTrue(GenericData.get().validate(SCHEMA, record));
+    assertEquals(same, GenericData.get().deepCopy(SCHEMA, record));
     assertArrayEquals("Avro's writer reads it like a plain record", encode(same), encode(record));
   }
 
@@ -83,6 +85,7 @@ public class ColumnRecordTest {
       assertTrue(record instanceof ColumnRecord);
       GenericRecord decoded = CoderUtils.clone(coder, record);
       assertEquals(record, decoded);
+      assertEquals(decoded, record);
       assertEquals(decoded.toString(), record.toString());
     }
   }
