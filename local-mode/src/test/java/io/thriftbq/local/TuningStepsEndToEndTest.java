@@ -21,6 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.beam.sdk.io.gcp.bigquery.StorageApiClientCaches;
+import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.Timeout;
@@ -56,6 +58,12 @@ public class TuningStepsEndToEndTest {
   public StorageFormat format;
 
   @Rule public Timeout timeout = Timeout.seconds(300);
+
+  /** Frees the shared emulator's streams that the run's cancelled pipeline left open. */
+  @After
+  public void closeCachedAppendClients() {
+    StorageApiClientCaches.closeAll();
+  }
 
   @Test
   public void everyEventArrivesIntactAndEveryMalformedMessageIsDeadLettered() throws Exception {
