@@ -75,17 +75,13 @@ fi
 (cd "$ROOT" && "${MVN[@]}" -pl ingestion-pipeline -am package -DskipTests)
 JAR="$MODULE/target/ingestion-pipeline-bundled.jar"
 mkdir -p "$PROTO_DIR"
-export_proto() { # $1 = message name, then --include* flags
-  local name="$1"
-  shift
+export_proto() { # $1 = message name, $2 = its file (ProtoSchemas.fileName), then --include* flags
   java -cp "$JAR" io.thriftbq.ingest.schema.SchemaExporter \
     --thriftClassName=io.thriftbq.sample.Event --protoJavaPackage=io.thriftbq.sample.proto \
-    --protoMessageName="$name" --protoOutput="$PROTO_DIR/$(
-      echo "$name" | sed -E 's/([a-z0-9])([A-Z])/\1_\2/g' | tr '[:upper:]' '[:lower:]'
-    ).proto" "$@"
+    --protoMessageName="$1" --protoOutput="$PROTO_DIR/$2" "${@:3}"
 }
-export_proto EventRow
-export_proto EventRowWithMetadata \
+export_proto EventRow event_row.proto
+export_proto EventRowWithMetadata event_row_with_metadata.proto \
   --includePubsubMessageId=true --includePublishTime=true --includeAttributes=true
 rm -rf "$GEN_DIR"
 compile "$GEN_DIR"

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** What one local run does; parsed from {@code run-local.sh}'s flags or built by tests. */
@@ -153,9 +154,7 @@ public final class LocalRunConfig {
             format = StorageFormat.valueOf(value.trim());
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                "--format="
-                    + value
-                    + " is not one of TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD, PROTO_MESSAGE");
+                "--format=" + value + " is not one of " + Arrays.toString(StorageFormat.values()));
           }
           break;
         case "--timeout":

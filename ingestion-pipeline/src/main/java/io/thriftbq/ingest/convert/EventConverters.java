@@ -26,8 +26,7 @@ public final class EventConverters {
           case AVRO_GENERIC_RECORD ->
               new ThriftRowConverter<>(config, schemas, new AvroRecordFormat(schemas.avroSchema()));
           case PROTO_MESSAGE -> {
-            ProtoMessageClass proto =
-                ProtoMessageClass.load(config.protoClassName(), schemas.tableSchema());
+            ProtoMessageClass proto = schemas.protoClass(config.protoClassName());
             yield new ThriftRowConverter<>(
                 config,
                 schemas,

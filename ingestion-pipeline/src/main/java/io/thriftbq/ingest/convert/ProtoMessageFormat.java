@@ -9,6 +9,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
+import io.thriftbq.ingest.schema.ProtoSchemas;
 import java.io.IOException;
 import java.util.List;
 
@@ -58,13 +59,12 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
     }
 
     private static FieldDescriptor field(Descriptor message, String column) {
-      for (FieldDescriptor field : message.getFields()) {
-        if (field.getName().equalsIgnoreCase(column)) {
-          return field;
-        }
+      FieldDescriptor field = ProtoSchemas.findField(message, column);
+      if (field == null) {
+        throw new IllegalArgumentException(
+            message.getFullName() + " has no field for column " + column);
       }
-      throw new IllegalArgumentException(
-          message.getFullName() + " has no field for column " + column);
+      return field;
     }
 
     private static byte kind(FieldDescriptor field) {

@@ -4,7 +4,6 @@ import com.google.api.services.bigquery.model.TableReference;
 import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.schema.ProtoMessageClass;
 import io.thriftbq.ingest.udf.EventTransforms;
 import io.thriftbq.ingest.write.TableLayout;
 import java.util.ArrayList;
@@ -187,7 +186,7 @@ public final class IngestionOptionsValidator {
       return; // the event class problem is reported already
     }
     try {
-      ProtoMessageClass.load(options.getProtoClassName(), schemas.tableSchema());
+      schemas.protoClass(options.getProtoClassName());
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     } catch (RuntimeException | LinkageError e) {

@@ -41,6 +41,7 @@ public final class EventSchemas {
   private final TableSchema tableSchema;
   private final Schema beamSchema;
   private final org.apache.avro.Schema avroSchema;
+  private final Map<String, ProtoMessageClass> protoClasses = new ConcurrentHashMap<>();
 
   private EventSchemas(ThriftStruct struct, MetadataColumns metadataColumns) {
     this.struct = struct;
@@ -76,6 +77,20 @@ public final class EventSchemas {
 
   public org.apache.avro.Schema avroSchema() {
     return avroSchema;
+  }
+
+  /**
+   * The PROTO_MESSAGE class {@code className}, loaded and checked against this table schema once
+   * (the launch check, the coder, the write and every converter ask for it).
+   *
+   * @throws IllegalArgumentException saying what is wrong and what to change; not cached
+   */
+  public ProtoMessageClass protoClass(String className) {
+    if (className == null || className.isBlank()) {
+      return ProtoMessageClass.load(className, tableSchema); // throws, saying what to set
+    }
+    return protoClasses.computeIfAbsent(
+        className.trim(), name -> ProtoMessageClass.load(name, tableSchema));
   }
 
   /**

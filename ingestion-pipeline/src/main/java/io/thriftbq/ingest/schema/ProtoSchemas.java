@@ -226,7 +226,8 @@ public final class ProtoSchemas {
     }
   }
 
-  private static FieldDescriptor findField(Descriptor message, String column) {
+  /** The field of {@code message} for {@code column}, matched as BigQuery does, or null. */
+  public static FieldDescriptor findField(Descriptor message, String column) {
     for (FieldDescriptor field : message.getFields()) {
       if (field.getName().equalsIgnoreCase(column)) {
         return field;

@@ -14,7 +14,6 @@ import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.schema.ProtoMessageClass;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.RowCoder;
@@ -395,7 +394,7 @@ public final class WriteEventsToBigQuery<T>
   private <M extends Message> WriteResult writeProtos(
       PCollection<TimestampedValue<M>> input, EventSchemas schemas, boolean unbounded) {
     @SuppressWarnings("unchecked")
-    Class<M> type = (Class<M>) ProtoMessageClass.load(protoClassName, schemas.tableSchema()).type();
+    Class<M> type = (Class<M>) schemas.protoClass(protoClassName).type();
     PCollection<M> rows = handToSink(input, ProtoCoder.of(type));
     return rows.apply(
         "WriteToBigQuery",
