@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tuning step 6: STORAGE_WRITE_API (exactly-once), AVRO_GENERIC_RECORD, triggering frequency 1 s, auto-sharding.
-# The settings live in scripts/lib/common.sh (step_settings 6, dataflow_common_args); run with
+# The settings live in scripts/lib/tuning-steps.tsv (step 6) and scripts/lib/common.sh; run with
 # --help for them, --dry-run to print the exact commands, --local to run on the local stack.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

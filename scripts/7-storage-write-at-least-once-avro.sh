@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tuning step 7: STORAGE_API_AT_LEAST_ONCE, AVRO_GENERIC_RECORD, --useStorageApiConnectionPool=true.
-# The settings live in scripts/lib/common.sh (step_settings 7, dataflow_common_args); run with
+# The settings live in scripts/lib/tuning-steps.tsv (step 7) and scripts/lib/common.sh; run with
 # --help for them, --dry-run to print the exact commands, --local to run on the local stack.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh

@@ -10,14 +10,14 @@ usage() {
 Usage: $(basename "$0") --project PROJECT --step N [options]
 
 Runs the flex templates <templates_location>/ingestion.json and datagen.json with the settings
-of tuning step N (see scripts/lib/common.sh step_settings) and the common Dataflow settings
+of tuning step N (scripts/lib/tuning-steps.tsv, the one step table) and the common Dataflow settings
 (dataflow_common_args), translated to gcloud flags.
 
 Options:
   --project ID               Google Cloud project (default: \$GOOGLE_CLOUD_PROJECT). Required.
   --region REGION            Dataflow region (default: us-central1).
   --prefix PREFIX            Prefix of the job names (default: thriftbq).
-  --step N                   Tuning step, 1 to 7. Required.
+  --step N                   Tuning step (a number of scripts/lib/tuning-steps.tsv). Required.
   --pipeline NAME            ingestion, datagen or both (default: both).
   --max-workers N            Max workers of the ingestion job (default: 100).
   --generator-max-workers N  Max workers of the generator job (default: 40).
@@ -77,7 +77,7 @@ done
 validate_project "$PROJECT"
 validate_region "$REGION"
 validate_prefix "$PREFIX"
-[[ -n "$STEP" ]] || usage_error "--step is required (1 to 7)."
+[[ -n "$STEP" ]] || usage_error "--step is required (one of $(step_numbers | tr "\n" " "))."
 validate_step "$STEP"
 validate_positive_int --max-workers "$MAX_WORKERS"
 validate_positive_int --generator-max-workers "$GENERATOR_MAX_WORKERS"

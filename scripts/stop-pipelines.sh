@@ -17,7 +17,7 @@ Options:
   --project ID          Google Cloud project (default: \$GOOGLE_CLOUD_PROJECT). Required.
   --region REGION       Dataflow region (default: us-central1).
   --prefix PREFIX       Prefix of the job names (default: thriftbq).
-  --step N              Stop only the jobs of step N (1-7).
+  --step N              Stop only the jobs of step N.
   --timeout SECONDS     How long to wait for the jobs to stop (default: 900).
   --cancel              Cancel instead of drain (in-flight data is dropped).
   --cancel-on-timeout   Cancel the jobs still running when the timeout expires.

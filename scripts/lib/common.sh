@@ -167,7 +167,9 @@ validate_positive_int() {
 }
 
 validate_step() {
-  [[ "${1:-}" =~ ^[1-7]$ ]] || usage_error "--step must be 1 to 7, got '${1:-}'."
+  local steps
+  steps="$(step_numbers | tr '\n' ' ')"
+  [[ " $steps" == *" ${1:-x} "* ]] || usage_error "--step must be one of ${steps% }, got '${1:-}'."
 }
 
 validate_file() {
@@ -235,59 +237,39 @@ check_jars() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# The seven tuning steps (SPEC "The seven tuning steps"). Each numbered script launches one.
+# The tuning steps. Their table is scripts/lib/tuning-steps.tsv, the ONE step table: local mode
+# and the tests read the same file, so a --local run has exactly the cloud step's flags.
 
-# step_settings N: set STEP_NAME, STEP_TITLE, STEP_LESSON and STEP_ARGS (ingestion flags).
-step_settings() {
-  case "$1" in
-    1)
-      STEP_NAME="streaming-inserts-tablerow"
-      STEP_TITLE="Streaming inserts, TableRow, defaults (50 streaming keys)"
-      STEP_LESSON="The write reshuffle on 50 keys cannot scale; the backlog grows."
-      # 50 is Beam's default for --numStreamingKeys; it is spelled out so the job shows it.
-      STEP_ARGS=(--bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=50)
-      ;;
-    2)
-      STEP_NAME="streaming-inserts-512-keys"
-      STEP_TITLE="Streaming inserts, TableRow, 512 streaming keys"
-      STEP_LESSON="Better, still far from 1M events/s."
-      STEP_ARGS=(--bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=512)
-      ;;
-    3)
-      STEP_NAME="streaming-inserts-autosharding"
-      STEP_TITLE="Streaming inserts, TableRow, 512 keys, auto-sharding"
-      STEP_LESSON="Reaches 1M events/s, but the write costs 13x the conversion."
-      STEP_ARGS=(--bigQueryWriteMethod=STREAMING_INSERTS --formatToStore=TABLE_ROW --numStreamingKeys=512 --enableBigQueryAutoshard=true)
-      ;;
-    4)
-      STEP_NAME="storage-write-exactly-once-tablerow"
-      STEP_TITLE="Storage Write API (exactly-once), TableRow, triggering frequency 10 s, auto-sharding"
-      STEP_LESSON="About 40% fewer workers than streaming inserts."
-      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=TABLE_ROW --storageWriteApiTriggeringFrequencySec=10 --enableBigQueryAutoshard=true)
-      ;;
-    5)
-      STEP_NAME="storage-write-exactly-once-beamrow"
-      STEP_TITLE="Storage Write API (exactly-once), Beam Row, triggering frequency 1 s, auto-sharding"
-      STEP_LESSON="Beam Rows are smaller elements than TableRows."
-      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=BEAM_ROW --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true)
-      ;;
-    6)
-      STEP_NAME="storage-write-exactly-once-avro"
-      STEP_TITLE="Storage Write API (exactly-once), Avro GenericRecord, triggering frequency 1 s, auto-sharding"
-      STEP_LESSON="Conversion is about 20% of the write effort; the best exactly-once configuration."
-      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=AVRO_GENERIC_RECORD --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true)
-      ;;
-    7)
-      STEP_NAME="storage-write-at-least-once-avro"
-      STEP_TITLE="Storage Write API (at-least-once), Avro GenericRecord, connection pool"
-      STEP_LESSON="No write shuffle: the least resources and the lowest latency."
-      STEP_ARGS=(--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=AVRO_GENERIC_RECORD --useStorageApiConnectionPool=true)
-      ;;
-    *) die "unknown step '$1'" ;;
-  esac
+STEP_TABLE="$SCRIPTS_DIR/lib/tuning-steps.tsv"
+
+# step_numbers: the step numbers of the table, one per line.
+step_numbers() {
+  local number rest
+  while IFS=$'\t' read -r number rest; do
+    [[ -z "$number" || "$number" == \#* ]] && continue
+    printf '%s\n' "$number"
+  done <"$STEP_TABLE"
 }
 
-# The generator is the same in all seven steps: the same struct at 1M events/s, uncompressed,
+# step_settings N: set STEP_NAME, STEP_TITLE, STEP_SETTING, STEP_LESSON and STEP_ARGS (ingestion
+# flags) from the step table.
+step_settings() {
+  local number name title setting lesson flags
+  while IFS=$'\t' read -r number name title setting lesson flags; do
+    [[ -z "$number" || "$number" == \#* ]] && continue
+    if [[ "$number" == "$1" ]]; then
+      STEP_NAME="$name"
+      STEP_TITLE="$title"
+      STEP_SETTING="$setting"
+      STEP_LESSON="$lesson"
+      read -r -a STEP_ARGS <<<"$flags"
+      return 0
+    fi
+  done <"$STEP_TABLE"
+  die "unknown step '$1' (steps: $(step_numbers | tr '\n' ' '))"
+}
+
+# The generator is the same in every step: the same struct at 1M events/s, uncompressed,
 # one event per message, unbounded.
 generator_step_args() {
   GENERATOR_ARGS=(
@@ -345,7 +327,7 @@ find_active_jobs() {
   out="$("${list_cmd[@]}")" || die "gcloud dataflow jobs list failed; check the project, the region and your credentials (gcloud auth login)."
   while read -r id name; do
     [[ -z "$id" ]] && continue
-    if [[ "$name" =~ ^${PREFIX}-(ingest|datagen)-step[1-7]$ ]]; then
+    if [[ "$name" =~ ^${PREFIX}-(ingest|datagen)-step[0-9]+$ ]]; then
       ACTIVE_JOBS+="$id $name"$'\n'
     fi
   done <<<"$out"

@@ -117,9 +117,9 @@ ALL_SCRIPTS=(
   run "$s" --project stub-project stray
   assert_failure 2
   assert_output --partial "unexpected argument 'stray'"
-  run "$SCRIPTS/flex-template-run.sh" --project stub-project --step 8
+  run "$SCRIPTS/flex-template-run.sh" --project stub-project --step 99
   assert_failure 2
-  assert_output --partial "--step must be 1 to 7"
+  assert_output --partial "--step must be one of 1 2 3 4 5 6 7, got '99'"
   run "$SCRIPTS/flex-template-run.sh" --project stub-project
   assert_failure 2
   assert_output --partial "--step is required"

@@ -1,29 +1,24 @@
 package io.thriftbq.ingest;
 
-import io.thriftbq.ingest.convert.ConverterConfig;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.DeadLetterCoder;
-import io.thriftbq.ingest.deadletter.DeadLetterTables;
-import io.thriftbq.ingest.deadletter.WriteDeadLetters;
+import io.thriftbq.ingest.deadletter.GatherDeadLetters;
 import io.thriftbq.ingest.decode.DecodeEvents;
 import io.thriftbq.ingest.decode.DecodeResult;
 import io.thriftbq.ingest.options.IngestionOptions;
-import io.thriftbq.ingest.options.IngestionOptionsValidator;
+import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
-import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.write.WriteEventsToBigQuery;
+import io.thriftbq.ingest.write.EventSink;
+import io.thriftbq.ingest.write.WriteDeadLetters;
+import io.thriftbq.ingest.write.WriteEvents;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
 import org.apache.beam.sdk.values.PCollectionList;
@@ -33,7 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pub/Sub (Thrift events, optionally in envelopes) → decode → optional user function → row format →
- * BigQuery, with every failure in a dead-letter table.
+ * BigQuery, with every failure in a dead-letter table. The options become an {@link IngestionPlan}
+ * once, at launch; the transforms get their parts of it.
  *
  * <pre>
  * Read ─▶ CountAndUnpack ─▶ Decode(+UDF, convert) ─▶ HandToSink ─▶ BigQueryIO ─┐ rejected rows
@@ -61,88 +57,96 @@ public final class IngestionPipeline {
   }
 
   /**
-   * Validates {@code options} (failing with a message that says what to change) and builds the
-   * pipeline reading from Pub/Sub. The caller runs it.
+   * Plans {@code options} (failing with a message that says what to change) and builds the pipeline
+   * reading from Pub/Sub. The caller runs it.
    */
   public static Pipeline buildPipeline(IngestionOptions options) {
-    IngestionOptionsValidator.validate(options);
+    return buildPipeline(options, null);
+  }
+
+  /**
+   * Like {@link #buildPipeline(IngestionOptions)}, writing through {@code bigQueryServices} instead
+   * of the real BigQuery services (local mode's), or the real ones when null.
+   */
+  public static Pipeline buildPipeline(
+      IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
+    IngestionPlan plan =
+        IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
+            .withBigQueryServices(bigQueryServices);
     // Pub/Sub input is unbounded; Dataflow must run it as a streaming job.
     options.setStreaming(true);
     Pipeline pipeline = Pipeline.create(options);
     PCollection<PubsubMessage> messages =
-        pipeline.apply("ReadPubsub", PubsubEventSource.from(options));
-    applyAfterRead(messages, options, null);
+        pipeline.apply(
+            "ReadPubsub",
+            plan.subscription() != null
+                ? PubsubEventSource.fromSubscription(plan.subscription())
+                : PubsubEventSource.fromTopic(plan.inputTopic()));
+    ingest(messages, plan);
     return pipeline;
   }
 
   /**
    * Applies everything after the read to {@code messages}: for tests (bounded or TestStream input,
-   * Beam's BigQuery fakes as {@code bigQueryServices}) and for embedding in another pipeline.
-   * Validates the options for that input first.
+   * Beam's BigQuery fakes as {@code bigQueryServices}) and for embedding in another pipeline. Plans
+   * the options for that input first.
    *
-   * @param bigQueryServices services for both writes, or null for the real ones (or the emulator
-   *     when {@code --storageWriteApiEmulatorHost} is set)
+   * @param bigQueryServices services for both writes, or null for the real ones
    * @return every dead letter, before it is written to the dead-letter table
    */
   public static PCollection<DeadLetter> ingest(
       PCollection<PubsubMessage> messages,
       IngestionOptions options,
       @Nullable BigQueryServices bigQueryServices) {
-    IngestionOptionsValidator.validate(options, false, messages.isBounded() == IsBounded.BOUNDED);
-    return applyAfterRead(messages, options, bigQueryServices);
+    IngestionPlan.Input input =
+        messages.isBounded() == IsBounded.BOUNDED
+            ? IngestionPlan.Input.BOUNDED_MESSAGES
+            : IngestionPlan.Input.UNBOUNDED_MESSAGES;
+    return ingest(
+        messages, IngestionPlan.of(options, input).withBigQueryServices(bigQueryServices));
   }
 
-  private static PCollection<DeadLetter> applyAfterRead(
-      PCollection<PubsubMessage> messages,
-      IngestionOptions options,
-      @Nullable BigQueryServices bigQueryServices) {
-    String outputTable = options.getOutputTable().trim();
-    EventSchemas schemas =
-        EventSchemas.of(options.getThriftClassName(), MetadataColumns.from(options));
-
-    UnpackResult unpacked =
-        messages.apply("Unpack", UnpackMessages.create().withEventTable(outputTable));
-    DecodeResult<Object> decoded = unpacked.events().apply("Decode", decode(options, schemas));
-
-    WriteEventsToBigQuery<Object> write = WriteEventsToBigQuery.fromOptions(options);
-    if (bigQueryServices != null) {
-      write = write.withTestServices(bigQueryServices);
-    }
-    PCollection<DeadLetter> rejected = decoded.rows().apply("WriteEvents", write);
+  /** Applies everything after the read, as {@code plan} says; returns every dead letter. */
+  public static PCollection<DeadLetter> ingest(
+      PCollection<PubsubMessage> messages, IngestionPlan plan) {
+    UnpackResult unpacked = messages.apply("Unpack", UnpackMessages.create());
+    DecodedAndWritten written = decodeAndWrite(unpacked.events(), plan, plan.sink());
 
     PCollection<DeadLetter> deadLetters =
         PCollectionList.of(unpacked.deadLetters())
-            .and(decoded.deadLetters())
-            .and(rejected)
-            .apply("AllDeadLetters", Flatten.pCollections())
-            .setCoder(DeadLetterCoder.of());
+            .and(written.decodeFailures())
+            .and(written.rejected())
+            .apply("AllDeadLetters", GatherDeadLetters.forTable(plan.outputTable()));
     deadLetters
         .apply(
             "WriteDeadLetters",
-            WriteDeadLetters.to(DeadLetterTables.forOptions(options))
-                .withMethodFor(options.getBigQueryWriteMethod())
-                .withCreateTable(Boolean.TRUE.equals(options.getCreateTable()))
-                .withTestServices(write.getTestServices()))
+            WriteDeadLetters.to(plan.deadLetterTable())
+                .withMethodFor(plan.write().method())
+                .withCreateTable(plan.write().createTable())
+                .withTestServices(plan.bigQueryServices()))
         .setCoder(TableRowJsonCoder.of());
     return deadLetters;
   }
 
-  /**
-   * Rows, or with {@code --keepPayloadForWriteFailures} rows with their messages; the write step
-   * ({@link WriteEventsToBigQuery#fromOptions}) reads the same option, so both agree on the type.
-   */
-  @SuppressWarnings("unchecked")
-  private static DecodeEvents<Object> decode(IngestionOptions options, EventSchemas schemas) {
-    Coder<Object> rowCoder =
-        (Coder<Object>) schemas.coderFor(options.getFormatToStore(), options.getProtoClassName());
-    ConverterConfig config = ConverterConfig.from(options);
-    DecodeEvents<?> decode =
-        Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures())
-            ? DecodeEvents.keepingPayload(config, options.getFormatToStore(), rowCoder)
-            : DecodeEvents.of(config, options.getFormatToStore(), rowCoder);
-    return ((DecodeEvents<Object>) decode)
-        .withUdfClassName(options.getUdfClassName())
-        .withEventTimeAttribute(options.getEventTimeAttribute())
-        .withEventTable(options.getOutputTable().trim());
+  private record DecodedAndWritten(
+      PCollection<DeadLetter> decodeFailures, PCollection<DeadLetter> rejected) {}
+
+  /** Binds the sink's element type once, for both the decoder and the write. */
+  private static <R, E> DecodedAndWritten decodeAndWrite(
+      PCollection<PubsubMessage> events, IngestionPlan plan, EventSink<R, E> sink) {
+    DecodeResult<E> decoded =
+        events.apply(
+            "Decode",
+            DecodeEvents.into(sink, plan.decoding())
+                .withUdfClassName(plan.udfClassName())
+                .withEventTimeAttribute(plan.eventTimeAttribute()));
+    PCollection<DeadLetter> rejected =
+        decoded
+            .rows()
+            .apply(
+                "WriteEvents",
+                WriteEvents.of(sink, plan.schemas(), plan.write())
+                    .withTestServices(plan.bigQueryServices()));
+    return new DecodedAndWritten(decoded.deadLetters(), rejected);
   }
 }

@@ -6,12 +6,12 @@ import static org.junit.Assert.assertEquals;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.testing.FakeBigQuery;
 import io.thriftbq.ingest.testing.RowNormalizer;
 import io.thriftbq.ingest.testing.TestData;

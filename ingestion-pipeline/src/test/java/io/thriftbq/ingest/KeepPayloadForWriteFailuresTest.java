@@ -67,7 +67,7 @@ public class KeepPayloadForWriteFailuresTest {
     for (WriteMethod method : WriteMethod.values()) {
       for (StorageFormat format : StorageFormat.values()) {
         // writeProtos needs elements of the generated class, which cannot carry the payload; the
-        // validator refuses the flag with PROTO_MESSAGE (IngestionOptionsValidatorTest).
+        // plan refuses the flag with PROTO_MESSAGE (IngestionPlannerTest).
         if (format != StorageFormat.PROTO_MESSAGE) {
           cases.add(new Object[] {method, format, false});
         }

@@ -116,7 +116,7 @@ public final class BigQueryEmulator implements AutoCloseable {
     return "http://" + FreePorts.LOOPBACK + ":" + restPort;
   }
 
-  /** For {@code --storageWriteApiEmulatorHost}. */
+  /** The plaintext Storage Write gRPC endpoint, host:port, for {@link EmulatorBigQueryServices}. */
   public String storageWriteEndpoint() {
     return FreePorts.LOOPBACK + ":" + grpcPort;
   }

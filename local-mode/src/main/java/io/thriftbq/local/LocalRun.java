@@ -10,14 +10,13 @@ import io.thriftbq.datagen.DatagenPipeline;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.IngestionPipeline;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
-import io.thriftbq.ingest.local.HandOffLatencyProbe;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -107,7 +106,6 @@ public final class LocalRun {
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
     args.add("--pubsubRootUrl=" + pubsub.rootUrl());
     args.add("--bigQueryEndpoint=" + bigquery.restEndpoint());
-    args.add("--storageWriteApiEmulatorHost=" + bigquery.storageWriteEndpoint());
     args.add("--subscription=" + pubsub.subscriptionPath(subscription));
     args.add("--outputTable=" + bigquery.project() + ":" + LocalRunConfig.DATASET + "." + table);
     args.add("--thriftClassName=" + LocalRunConfig.EVENT_CLASS);
@@ -120,12 +118,22 @@ public final class LocalRun {
     return args;
   }
 
-  public static PipelineResult startIngestion(List<String> args) {
+  /** Starts the ingestion pipeline in this JVM, writing through the emulator's services. */
+  public static PipelineResult startIngestion(EmulatorStack stack, List<String> args) {
     IngestionOptions options =
         PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
             .withValidation()
             .as(IngestionOptions.class);
-    return IngestionPipeline.buildPipeline(options).run();
+    return IngestionPipeline.buildPipeline(options, emulatorServices(stack)).run();
+  }
+
+  /**
+   * BigQuery services for the emulator: REST through Beam's own client at {@code
+   * --bigQueryEndpoint}, the Storage Write API over plaintext gRPC (see {@link
+   * EmulatorBigQueryServices}).
+   */
+  public static EmulatorBigQueryServices emulatorServices(EmulatorStack stack) {
+    return new EmulatorBigQueryServices(stack.bigquery().storageWriteEndpoint());
   }
 
   public static List<String> datagenArgs(
@@ -256,7 +264,7 @@ public final class LocalRun {
     HandOffLatencyProbe.reset();
     long startNanos = System.nanoTime();
     long startEpochMillis = System.currentTimeMillis();
-    PipelineResult ingestion = startIngestion(ingestArgs);
+    PipelineResult ingestion = startIngestion(stack, ingestArgs);
     PipelineResult datagen = null;
     try {
       CompletableFuture<PipelineResult.State> generatorDone;

@@ -19,7 +19,7 @@ public final class LocalRunConfig {
    */
   public static final String PROTO_CLASS = "io.thriftbq.sample.proto.EventRowWithMetadata";
 
-  TuningStep step = TuningStep.STEP_7;
+  TuningStep step = TuningStep.of(7);
   StorageFormat format;
   long events = 2000;
   long ratePerSec = 500;

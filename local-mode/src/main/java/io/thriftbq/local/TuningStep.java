@@ -2,204 +2,228 @@ package io.thriftbq.local;
 
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The seven tuning steps of the scaling study (SPEC.md), as ingestion-pipeline flags. Local mode,
- * its end-to-end tests and the report all read the step table from here.
- *
- * <p>Auto-sharding carries over from step 3 to the exactly-once Storage Write steps that follow
- * (4-6), as in the study, where each step changes one thing; the at-least-once step 7 writes to the
- * default stream without a write shuffle, so sharding and triggering frequency do not apply.
+ * One tuning step of the scaling study, read from the one step table, {@code
+ * scripts/lib/tuning-steps.tsv} (bundled into this module's jar), which the numbered launch scripts
+ * read too: a local step runs with exactly the ingestion flags of the cloud step.
  */
-public enum TuningStep {
-  STEP_1(
-      1,
-      WriteMethod.STREAMING_INSERTS,
-      StorageFormat.TABLE_ROW,
-      null,
-      false,
-      null,
-      false,
-      "defaults (50 streaming keys)"),
-  STEP_2(
-      2,
-      WriteMethod.STREAMING_INSERTS,
-      StorageFormat.TABLE_ROW,
-      512,
-      false,
-      null,
-      false,
-      "--numStreamingKeys=512"),
-  STEP_3(
-      3,
-      WriteMethod.STREAMING_INSERTS,
-      StorageFormat.TABLE_ROW,
-      null,
-      true,
-      null,
-      false,
-      "auto-sharding"),
-  STEP_4(
-      4,
-      WriteMethod.STORAGE_WRITE_API,
-      StorageFormat.TABLE_ROW,
-      null,
-      true,
-      10,
-      false,
-      "triggering frequency 10 s, auto-sharding"),
-  STEP_5(
-      5,
-      WriteMethod.STORAGE_WRITE_API,
-      StorageFormat.BEAM_ROW,
-      null,
-      true,
-      1,
-      false,
-      "triggering frequency 1 s"),
-  STEP_6(
-      6,
-      WriteMethod.STORAGE_WRITE_API,
-      StorageFormat.AVRO_GENERIC_RECORD,
-      null,
-      true,
-      1,
-      false,
-      "triggering frequency 1 s"),
-  STEP_7(
-      7,
-      WriteMethod.STORAGE_API_AT_LEAST_ONCE,
-      StorageFormat.AVRO_GENERIC_RECORD,
-      null,
-      false,
-      null,
-      true,
-      "--useStorageApiConnectionPool=true");
+public final class TuningStep {
+  static final String RESOURCE = "tuning-steps.tsv";
+  private static final String FORMAT_FLAG = "--formatToStore=";
+  private static final String FREQUENCY_FLAG = "--storageWriteApiTriggeringFrequencySec=";
+
+  private static final List<TuningStep> STEPS = load();
 
   private final int number;
-  private final WriteMethod writeMethod;
-  private final StorageFormat format;
-  private final Integer numStreamingKeys;
-  private final boolean autoSharding;
-  private final Integer triggeringFrequencySec;
-  private final boolean connectionPool;
-  private final String extraSetting;
+  private final String name;
+  private final String title;
+  private final String setting;
+  private final String lesson;
+  private final List<String> flags;
 
-  TuningStep(
-      int number,
-      WriteMethod writeMethod,
-      StorageFormat format,
-      Integer numStreamingKeys,
-      boolean autoSharding,
-      Integer triggeringFrequencySec,
-      boolean connectionPool,
-      String extraSetting) {
+  private TuningStep(
+      int number, String name, String title, String setting, String lesson, List<String> flags) {
     this.number = number;
-    this.writeMethod = writeMethod;
-    this.format = format;
-    this.numStreamingKeys = numStreamingKeys;
-    this.autoSharding = autoSharding;
-    this.triggeringFrequencySec = triggeringFrequencySec;
-    this.connectionPool = connectionPool;
-    this.extraSetting = extraSetting;
+    this.name = name;
+    this.title = title;
+    this.setting = setting;
+    this.lesson = lesson;
+    this.flags = List.copyOf(flags);
+  }
+
+  /** Every step, in table order. */
+  public static List<TuningStep> all() {
+    return STEPS;
   }
 
   public static TuningStep of(int number) {
-    for (TuningStep step : values()) {
+    for (TuningStep step : STEPS) {
       if (step.number == number) {
         return step;
       }
     }
-    throw new IllegalArgumentException("--step must be 1..7, got " + number);
+    throw new IllegalArgumentException(
+        "--step must be one of "
+            + STEPS.stream().map(s -> String.valueOf(s.number)).collect(Collectors.joining(", "))
+            + ", got "
+            + number);
   }
 
   public int number() {
     return number;
   }
 
-  public WriteMethod writeMethod() {
-    return writeMethod;
+  /** The name of the step's launch script, without the number: {@code N-NAME.sh}. */
+  public String name() {
+    return name;
   }
 
-  public StorageFormat format() {
-    return format;
-  }
-
-  public boolean autoSharding() {
-    return autoSharding;
-  }
-
-  public Integer triggeringFrequencySec() {
-    return triggeringFrequencySec;
-  }
-
-  public boolean connectionPool() {
-    return connectionPool;
-  }
-
-  public Integer numStreamingKeys() {
-    return numStreamingKeys;
+  public String title() {
+    return title;
   }
 
   /** The SPEC table's "extra setting" column. */
   public String extraSetting() {
-    return extraSetting;
+    return setting;
+  }
+
+  public String lesson() {
+    return lesson;
+  }
+
+  /** The step's ingestion flags exactly as the table gives them (the cloud step's flags). */
+  public List<String> flags() {
+    return flags;
+  }
+
+  public WriteMethod writeMethod() {
+    return WriteMethod.valueOf(required("--bigQueryWriteMethod="));
+  }
+
+  public StorageFormat format() {
+    return StorageFormat.valueOf(required(FORMAT_FLAG));
+  }
+
+  public boolean autoSharding() {
+    return "true".equals(value("--enableBigQueryAutoshard="));
+  }
+
+  public @Nullable Integer triggeringFrequencySec() {
+    String value = value(FREQUENCY_FLAG);
+    return value == null ? null : Integer.valueOf(value);
+  }
+
+  public boolean connectionPool() {
+    return "true".equals(value("--useStorageApiConnectionPool="));
+  }
+
+  public @Nullable Integer numStreamingKeys() {
+    String value = value("--numStreamingKeys=");
+    return value == null ? null : Integer.valueOf(value);
   }
 
   public boolean exactlyOnce() {
-    return writeMethod.isExactlyOnce();
+    return writeMethod().isExactlyOnce();
   }
 
   /**
    * The step's ingestion flags. {@code triggeringFrequencyOverrideSec}, when not null, replaces the
    * step's triggering frequency (local runs may shorten it to finish sooner; the report says so).
    */
-  public List<String> pipelineArgs(Integer triggeringFrequencyOverrideSec) {
-    return pipelineArgs(triggeringFrequencyOverrideSec, format);
+  public List<String> pipelineArgs(@Nullable Integer triggeringFrequencyOverrideSec) {
+    return pipelineArgs(triggeringFrequencyOverrideSec, format());
   }
 
   /** The step's flags with another format (the step's knobs do not depend on the format). */
   public List<String> pipelineArgs(
-      Integer triggeringFrequencyOverrideSec, StorageFormat formatToStore) {
-    List<String> args = new ArrayList<>();
-    args.add("--bigQueryWriteMethod=" + writeMethod.name());
-    args.add("--formatToStore=" + formatToStore.name());
-    if (formatToStore == StorageFormat.PROTO_MESSAGE) {
-      args.add("--protoClassName=" + LocalRunConfig.PROTO_CLASS);
-    }
-    if (numStreamingKeys != null) {
-      args.add("--numStreamingKeys=" + numStreamingKeys);
-    }
-    if (autoSharding) {
-      args.add("--enableBigQueryAutoshard=true");
-    }
+      @Nullable Integer triggeringFrequencyOverrideSec, StorageFormat formatToStore) {
     Integer frequency = effectiveTriggeringFrequencySec(triggeringFrequencyOverrideSec);
-    if (frequency != null) {
-      args.add("--storageWriteApiTriggeringFrequencySec=" + frequency);
-    }
-    if (connectionPool) {
-      args.add("--useStorageApiConnectionPool=true");
+    List<String> args = new ArrayList<>();
+    for (String flag : flags) {
+      if (flag.startsWith(FORMAT_FLAG)) {
+        args.add(FORMAT_FLAG + formatToStore.name());
+        if (formatToStore == StorageFormat.PROTO_MESSAGE) {
+          args.add("--protoClassName=" + LocalRunConfig.PROTO_CLASS);
+        }
+      } else if (flag.startsWith(FREQUENCY_FLAG)) {
+        args.add(FREQUENCY_FLAG + frequency);
+      } else {
+        args.add(flag);
+      }
     }
     return args;
   }
 
-  public Integer effectiveTriggeringFrequencySec(Integer overrideSec) {
-    if (triggeringFrequencySec == null) {
+  public @Nullable Integer effectiveTriggeringFrequencySec(@Nullable Integer overrideSec) {
+    Integer frequency = triggeringFrequencySec();
+    if (frequency == null) {
       return null;
     }
-    return overrideSec != null ? overrideSec : triggeringFrequencySec;
+    return overrideSec != null ? overrideSec : frequency;
   }
 
   public String describe() {
     return "step "
         + number
         + ": "
-        + writeMethod.name()
+        + writeMethod().name()
         + " + "
-        + format.name()
+        + format().name()
         + ", "
-        + extraSetting;
+        + setting;
+  }
+
+  @Override
+  public String toString() {
+    return "step " + number;
+  }
+
+  private @Nullable String value(String prefix) {
+    for (String flag : flags) {
+      if (flag.startsWith(prefix)) {
+        return flag.substring(prefix.length());
+      }
+    }
+    return null;
+  }
+
+  private String required(String prefix) {
+    String value = value(prefix);
+    if (value == null) {
+      throw new IllegalStateException("Step " + number + " of " + RESOURCE + " has no " + prefix);
+    }
+    return value;
+  }
+
+  private static List<TuningStep> load() {
+    try (InputStream in = TuningStep.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            RESOURCE + " is not on the classpath; rebuild local-mode (it bundles scripts/lib/)");
+      }
+      return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static List<TuningStep> parse(BufferedReader reader) throws IOException {
+    List<TuningStep> steps = new ArrayList<>();
+    String line;
+    while ((line = reader.readLine()) != null) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] columns = line.split("\t", -1);
+      if (columns.length != 6) {
+        throw new IllegalStateException(
+            RESOURCE + ": expected 6 tab-separated columns, got " + columns.length + ": " + line);
+      }
+      TuningStep step =
+          new TuningStep(
+              Integer.parseInt(columns[0].trim()),
+              columns[1],
+              columns[2],
+              columns[3],
+              columns[4],
+              Arrays.asList(columns[5].trim().split(" ")));
+      step.writeMethod(); // fail on load, not mid-run, when a step lacks its method or format
+      step.format();
+      steps.add(step);
+    }
+    return Collections.unmodifiableList(steps);
   }
 }

@@ -24,7 +24,7 @@ public class LocalRunConfigTest {
   @Test
   public void defaultsRunStepSevenModestly() {
     LocalRunConfig config = LocalRunConfig.parse(new String[0]);
-    assertEquals(TuningStep.STEP_7, config.step());
+    assertEquals(TuningStep.of(7), config.step());
     assertEquals(2000, config.events());
     assertEquals(20, config.malformedCount());
     assertEquals("events_step7", config.tableName());
@@ -51,7 +51,7 @@ public class LocalRunConfigTest {
               "--records-per-message=10",
               "--no-progress"
             });
-    assertEquals(TuningStep.STEP_4, config.step());
+    assertEquals(TuningStep.of(4), config.step());
     assertEquals(500, config.events());
     assertEquals(50, config.malformedCount());
     assertEquals(Paths.get("out/r.json"), config.reportFile());

@@ -45,14 +45,14 @@ public class RestartEndToEndTest {
   }
 
   private void restartMidStream(EmulatorStack stack) throws Exception {
-    TuningStep step = TuningStep.STEP_6;
+    TuningStep step = TuningStep.of(6);
     String table = "e2e_restart_" + UUID.randomUUID().toString().substring(0, 6);
     LocalRun.Channel channel = LocalRun.createChannel(stack, "restart", true);
     List<String> ingestArgs =
         LocalRun.ingestionArgs(
             stack, step, step.format(), null, channel.subscription(), table, false);
 
-    PipelineResult first = LocalRun.startIngestion(ingestArgs);
+    PipelineResult first = LocalRun.startIngestion(stack, ingestArgs);
     PipelineResult generator =
         DatagenPipeline.buildPipeline(
                 LocalRun.datagenOptions(
@@ -67,7 +67,7 @@ public class RestartEndToEndTest {
       stack.pubsub().seek(channel.subscription(), stoppedAt.minus(REPLAY_MARGIN));
       assertThat("stopped mid-stream", rowsAtStop, lessThan(EVENTS));
 
-      second = LocalRun.startIngestion(ingestArgs);
+      second = LocalRun.startIngestion(stack, ingestArgs);
       generator.waitUntilFinish(Duration.standardSeconds(120));
       Map<Long, Long> ids = waitForAllIds(stack, table, EVENTS, 180);
 

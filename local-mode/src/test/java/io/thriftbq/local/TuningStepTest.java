@@ -31,18 +31,17 @@ public class TuningStepTest {
     expect(6, WriteMethod.STORAGE_WRITE_API, StorageFormat.AVRO_GENERIC_RECORD);
     expect(7, WriteMethod.STORAGE_API_AT_LEAST_ONCE, StorageFormat.AVRO_GENERIC_RECORD);
 
-    assertThat(TuningStep.STEP_1.pipelineArgs(null), not(hasItem("--numStreamingKeys=512")));
-    assertThat(TuningStep.STEP_2.pipelineArgs(null), hasItem("--numStreamingKeys=512"));
-    assertThat(TuningStep.STEP_3.pipelineArgs(null), hasItem("--enableBigQueryAutoshard=true"));
+    assertThat(TuningStep.of(1).pipelineArgs(null), not(hasItem("--numStreamingKeys=512")));
+    assertThat(TuningStep.of(2).pipelineArgs(null), hasItem("--numStreamingKeys=512"));
+    assertThat(TuningStep.of(3).pipelineArgs(null), hasItem("--enableBigQueryAutoshard=true"));
     assertThat(
-        TuningStep.STEP_4.pipelineArgs(null),
-        hasItem("--storageWriteApiTriggeringFrequencySec=10"));
-    assertThat(TuningStep.STEP_4.pipelineArgs(null), hasItem("--enableBigQueryAutoshard=true"));
+        TuningStep.of(4).pipelineArgs(null), hasItem("--storageWriteApiTriggeringFrequencySec=10"));
+    assertThat(TuningStep.of(4).pipelineArgs(null), hasItem("--enableBigQueryAutoshard=true"));
     assertThat(
-        TuningStep.STEP_5.pipelineArgs(null), hasItem("--storageWriteApiTriggeringFrequencySec=1"));
+        TuningStep.of(5).pipelineArgs(null), hasItem("--storageWriteApiTriggeringFrequencySec=1"));
     assertThat(
-        TuningStep.STEP_6.pipelineArgs(null), hasItem("--storageWriteApiTriggeringFrequencySec=1"));
-    assertThat(TuningStep.STEP_7.pipelineArgs(null), hasItem("--useStorageApiConnectionPool=true"));
+        TuningStep.of(6).pipelineArgs(null), hasItem("--storageWriteApiTriggeringFrequencySec=1"));
+    assertThat(TuningStep.of(7).pipelineArgs(null), hasItem("--useStorageApiConnectionPool=true"));
   }
 
   private static void expect(int number, WriteMethod method, StorageFormat format) {
@@ -56,8 +55,8 @@ public class TuningStepTest {
   @Test
   public void triggeringFrequencyOverrideOnlyTouchesExactlyOnceSteps() {
     assertThat(
-        TuningStep.STEP_4.pipelineArgs(2), hasItem("--storageWriteApiTriggeringFrequencySec=2"));
-    assertEquals(TuningStep.STEP_7.pipelineArgs(null), TuningStep.STEP_7.pipelineArgs(2));
+        TuningStep.of(4).pipelineArgs(2), hasItem("--storageWriteApiTriggeringFrequencySec=2"));
+    assertEquals(TuningStep.of(7).pipelineArgs(null), TuningStep.of(7).pipelineArgs(2));
   }
 
   @Test
@@ -69,14 +68,13 @@ public class TuningStepTest {
   /** Builds (does not run) the ingestion pipeline with every step's local flags. */
   @Test
   public void everyStepsFlagsBuildAValidIngestionPipeline() {
-    for (TuningStep step : TuningStep.values()) {
+    for (TuningStep step : TuningStep.all()) {
       List<String> args = new ArrayList<>();
       args.add("--runner=DirectRunner");
       args.add("--project=local-project");
       args.add("--credentialFactoryClass=" + LocalRun.NOOP_CREDENTIALS);
       args.add("--pubsubRootUrl=http://localhost:1");
       args.add("--bigQueryEndpoint=http://127.0.0.1:2");
-      args.add("--storageWriteApiEmulatorHost=127.0.0.1:3");
       args.add("--subscription=projects/local-project/subscriptions/s-1");
       args.add("--outputTable=local-project:local_dataset.t");
       args.add("--includeAttributes=true");

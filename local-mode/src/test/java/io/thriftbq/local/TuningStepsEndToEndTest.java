@@ -41,13 +41,13 @@ public class TuningStepsEndToEndTest {
   @Parameterized.Parameters(name = "{0} {1}")
   public static List<Object[]> steps() {
     List<Object[]> steps = new ArrayList<>();
-    for (TuningStep step : TuningStep.values()) {
+    for (TuningStep step : TuningStep.all()) {
       steps.add(new Object[] {step, step.format()});
     }
     // The generated-message format through the emulator's Storage Write API, exactly-once and
     // at-least-once: the emulator must accept the class's own descriptor and bytes.
-    steps.add(new Object[] {TuningStep.STEP_6, StorageFormat.PROTO_MESSAGE});
-    steps.add(new Object[] {TuningStep.STEP_7, StorageFormat.PROTO_MESSAGE});
+    steps.add(new Object[] {TuningStep.of(6), StorageFormat.PROTO_MESSAGE});
+    steps.add(new Object[] {TuningStep.of(7), StorageFormat.PROTO_MESSAGE});
     return steps;
   }
 
@@ -87,7 +87,7 @@ public class TuningStepsEndToEndTest {
             .directRunnerChecks(true)
             // Step 7 publishes the way run-local.sh does by default; the others run the
             // generator pipeline itself, so both paths are covered end to end.
-            .generatorPipeline(step != TuningStep.STEP_7)
+            .generatorPipeline(step.number() != 7)
             .timeout(Duration.ofSeconds(180));
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     LocalReport report =

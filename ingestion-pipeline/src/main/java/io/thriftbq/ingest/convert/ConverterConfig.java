@@ -1,7 +1,9 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.codec.ThriftProtocol;
-import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.schema.ThriftSource;
 import java.io.Serializable;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -11,7 +13,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * once per instance.
  */
 public record ConverterConfig(
-    String thriftClassName,
+    ThriftSource source,
     ThriftProtocol protocol,
     int maxStringBytes,
     int maxContainerElements,
@@ -28,21 +30,11 @@ public record ConverterConfig(
     }
   }
 
-  public static ConverterConfig from(IngestionOptions options) {
-    return new ConverterConfig(
-        options.getThriftClassName(),
-        options.getThriftProtocol(),
-        options.getMaxThriftStringBytes(),
-        options.getMaxThriftContainerElements(),
-        MetadataColumns.from(options),
-        options.getProtoClassName());
-  }
-
-  /** Defaults for a class, handy in tests and benchmarks. */
+  /** Defaults for a generated class, handy in tests and benchmarks. */
   public static ConverterConfig of(
       String thriftClassName, ThriftProtocol protocol, MetadataColumns metadataColumns) {
     return new ConverterConfig(
-        thriftClassName,
+        ThriftSource.generatedClass(thriftClassName),
         protocol,
         DEFAULT_MAX_STRING_BYTES,
         DEFAULT_MAX_CONTAINER_ELEMENTS,
@@ -53,6 +45,11 @@ public record ConverterConfig(
   /** The same configuration for the PROTO_MESSAGE format with generated class {@code name}. */
   public ConverterConfig withProtoClassName(String name) {
     return new ConverterConfig(
-        thriftClassName, protocol, maxStringBytes, maxContainerElements, metadataColumns, name);
+        source, protocol, maxStringBytes, maxContainerElements, metadataColumns, name);
+  }
+
+  /** The schemas of the rows this configuration produces (cached per JVM). */
+  public EventSchemas schemas() {
+    return EventSchemas.of(source, metadataColumns);
   }
 }

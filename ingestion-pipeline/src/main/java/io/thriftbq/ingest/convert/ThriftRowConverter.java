@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftStruct;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

@@ -48,6 +48,84 @@ public record DeadLetter(
     eventTable = eventTable == null ? "" : eventTable;
   }
 
+  /** An envelope (stage UNPACK) that could not be unpacked: the whole message body is kept. */
+  public static DeadLetter ofEnvelope(
+      byte[] payload,
+      @Nullable String messageId,
+      @Nullable Instant publishTime,
+      Map<String, String> attributes,
+      Throwable error) {
+    return new DeadLetter(
+        payload,
+        PayloadFormat.ENVELOPE,
+        Stage.UNPACK,
+        describe(error),
+        messageId,
+        publishTime,
+        attributes,
+        Instant.now(),
+        "");
+  }
+
+  /**
+   * An event that failed at {@code stage} (DECODE, TRANSFORM, CONVERT, or WRITE when the payload
+   * was kept for write failures), with its Thrift bytes.
+   */
+  public static DeadLetter ofEvent(
+      Stage stage,
+      byte[] payload,
+      @Nullable String messageId,
+      @Nullable Instant publishTime,
+      Map<String, String> attributes,
+      String errorMessage) {
+    return new DeadLetter(
+        payload,
+        PayloadFormat.THRIFT,
+        stage,
+        errorMessage,
+        messageId,
+        publishTime,
+        attributes,
+        Instant.now(),
+        "");
+  }
+
+  /** A row BigQuery rejected (stage WRITE), kept as the row's JSON. */
+  public static DeadLetter ofRejectedRow(
+      byte[] rowJson,
+      String errorMessage,
+      @Nullable String messageId,
+      @Nullable Instant publishTime,
+      Map<String, String> attributes) {
+    return new DeadLetter(
+        rowJson,
+        PayloadFormat.BIGQUERY_ROW_JSON,
+        Stage.WRITE,
+        errorMessage,
+        messageId,
+        publishTime,
+        attributes,
+        Instant.now(),
+        "");
+  }
+
+  /**
+   * This dead letter with the output table it was meant for; the pipeline stamps every dead letter
+   * once, where they are gathered, so the steps that make them need not know the table.
+   */
+  public DeadLetter withEventTable(String table) {
+    return new DeadLetter(
+        payload,
+        payloadFormat,
+        stage,
+        errorMessage,
+        messageId,
+        publishTime,
+        attributes,
+        failedAt,
+        table);
+  }
+
   /**
    * Describes {@code error} for the error_message column: the class and message of the exception
    * and of each cause, because the outermost message alone ("decode failed") rarely says why.

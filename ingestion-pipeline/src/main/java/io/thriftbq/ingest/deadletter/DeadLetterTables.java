@@ -1,6 +1,6 @@
 package io.thriftbq.ingest.deadletter;
 
-import io.thriftbq.ingest.options.IngestionOptions;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Where dead letters go when {@code --deadLetterTable} is not set. */
 public final class DeadLetterTables {
@@ -8,14 +8,17 @@ public final class DeadLetterTables {
 
   private DeadLetterTables() {}
 
-  /** {@code --deadLetterTable}, or the output table's name with the suffix {@code _dead_letter}. */
-  public static String forOptions(IngestionOptions options) {
-    String configured = options.getDeadLetterTable();
+  /**
+   * {@code configured} ({@code --deadLetterTable}) if set, else the output table's name with the
+   * suffix {@code _dead_letter}; null when neither is known.
+   */
+  public static @Nullable String resolve(
+      @Nullable String configured, @Nullable String outputTable) {
     if (configured != null && !configured.isBlank()) {
       return configured.trim();
     }
-    return options.getOutputTable() == null
+    return outputTable == null || outputTable.isBlank()
         ? null
-        : options.getOutputTable().trim() + DEFAULT_SUFFIX;
+        : outputTable.trim() + DEFAULT_SUFFIX;
   }
 }

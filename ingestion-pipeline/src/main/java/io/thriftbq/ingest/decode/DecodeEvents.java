@@ -1,15 +1,11 @@
 package io.thriftbq.ingest.decode;
 
-import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
-
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.udf.EventTransforms;
-import io.thriftbq.ingest.write.RowWithPayload;
-import io.thriftbq.ingest.write.RowWithPayloadCoder;
-import org.apache.beam.sdk.coders.Coder;
+import io.thriftbq.ingest.write.EventSink;
+import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -23,90 +19,51 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Decodes Pub/Sub messages holding one serialized Thrift event each into rows of the chosen format,
+ * Decodes Pub/Sub messages holding one serialized Thrift event each into the sink's elements,
  * applying the optional user function; failures go to the dead-letter output with stage DECODE,
  * TRANSFORM or CONVERT and the original bytes.
  *
- * <p>{@link #of} emits the rows themselves; {@link #keepingPayload} emits each row with the payload
- * and metadata of its message ({@link RowWithPayload}), for {@code --keepPayloadForWriteFailures}.
- * The choice is made once, at construction, so the default path builds no wrapper.
+ * <p>The {@link EventSink} fixes the element type once: the format's rows, or each row with its
+ * message for {@code --keepPayloadForWriteFailures}; the write takes the same sink, so both sides
+ * agree on the type, and the default path builds no wrapper.
  *
- * @param <T> the element type: the row (TableRow, Row or GenericRecord, matching the format), or
- *     {@link RowWithPayload} of it
+ * @param <R> the row type of the format
+ * @param <E> the element type (see {@link EventSink})
  */
-public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>, DecodeResult<T>> {
+public final class DecodeEvents<R, E>
+    extends PTransform<PCollection<PubsubMessage>, DecodeResult<E>> {
+  private final EventSink<R, E> sink;
   private final ConverterConfig converterConfig;
-  private final StorageFormat format;
-
-  /** The coder of the emitted elements: the row coder, or a {@link RowWithPayloadCoder} of it. */
-  private final Coder<T> elementCoder;
-
-  private final boolean keepPayload;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
-  private final String eventTable;
 
   private DecodeEvents(
+      EventSink<R, E> sink,
       ConverterConfig converterConfig,
-      StorageFormat format,
-      Coder<T> elementCoder,
-      boolean keepPayload,
       @Nullable String udfClassName,
-      @Nullable String eventTimeAttribute,
-      String eventTable) {
-    this.converterConfig = converterConfig;
-    this.format = format;
-    this.elementCoder = elementCoder;
-    this.keepPayload = keepPayload;
+      @Nullable String eventTimeAttribute) {
+    this.sink = Objects.requireNonNull(sink, "sink");
+    this.converterConfig = Objects.requireNonNull(converterConfig, "converterConfig");
     this.udfClassName = udfClassName;
     this.eventTimeAttribute = eventTimeAttribute;
-    this.eventTable = eventTable;
   }
 
-  /**
-   * Decodes with {@code converterConfig} into {@code format}, whose row coder is {@code rowCoder}
-   * (see {@code EventSchemas#coderFor}).
-   */
-  public static <T> DecodeEvents<T> of(
-      ConverterConfig converterConfig, StorageFormat format, Coder<T> rowCoder) {
-    return new DecodeEvents<>(converterConfig, format, rowCoder, false, null, null, "");
-  }
-
-  /**
-   * Like {@link #of}, but each row travels with its message's payload and metadata, so that the
-   * write can dead-letter a row BigQuery rejects with the original bytes. Costs one small object
-   * per row here and more in the write (see {@code WriteEventsToBigQuery}).
-   */
-  public static <R> DecodeEvents<RowWithPayload<R>> keepingPayload(
-      ConverterConfig converterConfig, StorageFormat format, Coder<R> rowCoder) {
-    return new DecodeEvents<>(
-        converterConfig, format, RowWithPayloadCoder.of(rowCoder), true, null, null, "");
+  /** Decodes with {@code converterConfig} into the elements of {@code sink}. */
+  public static <R, E> DecodeEvents<R, E> into(
+      EventSink<R, E> sink, ConverterConfig converterConfig) {
+    return new DecodeEvents<>(sink, converterConfig, null, null);
   }
 
   /** Applies the {@code EventTransform} class {@code className}; null or empty means none. */
-  public DecodeEvents<T> withUdfClassName(@Nullable String className) {
+  public DecodeEvents<R, E> withUdfClassName(@Nullable String className) {
     String udf = className == null || className.isBlank() ? null : className.trim();
-    return new DecodeEvents<>(
-        converterConfig, format, elementCoder, keepPayload, udf, eventTimeAttribute, eventTable);
+    return new DecodeEvents<>(sink, converterConfig, udf, eventTimeAttribute);
   }
 
   /** Attribute holding the event-creation time in epoch milliseconds; null uses publish time. */
-  public DecodeEvents<T> withEventTimeAttribute(@Nullable String attribute) {
+  public DecodeEvents<R, E> withEventTimeAttribute(@Nullable String attribute) {
     String name = attribute == null || attribute.isBlank() ? null : attribute;
-    return new DecodeEvents<>(
-        converterConfig, format, elementCoder, keepPayload, udfClassName, name, eventTable);
-  }
-
-  /** The output table, recorded in each dead letter's event_table column. */
-  public DecodeEvents<T> withEventTable(String table) {
-    return new DecodeEvents<>(
-        converterConfig,
-        format,
-        elementCoder,
-        keepPayload,
-        udfClassName,
-        eventTimeAttribute,
-        table);
+    return new DecodeEvents<>(sink, converterConfig, udfClassName, name);
   }
 
   @Override
@@ -118,26 +75,26 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
   }
 
   @Override
-  public DecodeResult<T> expand(PCollection<PubsubMessage> messages) {
-    checkArgument(elementCoder != null, "DecodeEvents needs the row coder");
-    TupleTag<TimestampedValue<T>> rowsTag = new TupleTag<>("rows") {};
+  public DecodeResult<E> expand(PCollection<PubsubMessage> messages) {
+    TupleTag<TimestampedValue<E>> rowsTag = new TupleTag<>("rows") {};
     TupleTag<DeadLetter> deadLettersTag = new TupleTag<>("deadLetters") {};
     PCollectionTuple outputs =
         messages.apply(
             "DecodeThrift",
             ParDo.of(
                     new DecodeEventsFn<>(
+                        sink,
                         converterConfig,
-                        format,
-                        keepPayload,
                         udfClassName,
                         eventTimeAttribute,
-                        eventTable,
                         rowsTag,
                         deadLettersTag))
                 .withOutputTags(rowsTag, TupleTagList.of(deadLettersTag)));
-    PCollection<TimestampedValue<T>> rows =
-        outputs.get(rowsTag).setCoder(TimestampedValue.TimestampedValueCoder.of(elementCoder));
+    PCollection<TimestampedValue<E>> rows =
+        outputs
+            .get(rowsTag)
+            .setCoder(
+                TimestampedValue.TimestampedValueCoder.of(sink.coder(converterConfig.schemas())));
     PCollection<DeadLetter> deadLetters =
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of());
     return new DecodeResult<>(messages.getPipeline(), rowsTag, rows, deadLettersTag, deadLetters);
@@ -147,10 +104,10 @@ public final class DecodeEvents<T> extends PTransform<PCollection<PubsubMessage>
   public void populateDisplayData(DisplayData.Builder builder) {
     super.populateDisplayData(builder);
     builder
-        .add(DisplayData.item("thriftClassName", converterConfig.thriftClassName()))
+        .add(DisplayData.item("thriftStruct", converterConfig.source().describe()))
         .add(DisplayData.item("thriftProtocol", converterConfig.protocol().name()))
-        .add(DisplayData.item("formatToStore", format.name()))
-        .add(DisplayData.item("keepPayloadForWriteFailures", keepPayload))
+        .add(DisplayData.item("formatToStore", sink.rows().format().name()))
+        .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
         .addIfNotNull(DisplayData.item("udfClassName", udfClassName));
   }
 }

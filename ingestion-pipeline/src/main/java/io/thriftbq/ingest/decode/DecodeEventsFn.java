@@ -2,18 +2,14 @@ package io.thriftbq.ingest.decode;
 
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
-import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
 import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.udf.EventTransform;
 import io.thriftbq.ingest.udf.EventTransforms;
-import io.thriftbq.ingest.write.RowWithPayload;
-import io.thriftbq.schema.ThriftStruct;
+import io.thriftbq.ingest.write.EventSink;
 import java.util.Map;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.metrics.Counter;
@@ -26,22 +22,20 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * The hot path: one Pub/Sub message in, one row (or one dead letter, or nothing if the user
+ * The hot path: one Pub/Sub message in, one element (or one dead letter, or nothing if the user
  * function filters the event) out. The converter and the user function are built once per DoFn
- * instance in {@link #setup()}; nothing is allocated per element beyond the row itself (and, with
- * {@code keepPayload}, the {@link RowWithPayload} around it).
+ * instance in {@link #setup()}; nothing is allocated per element beyond the row itself (and, when
+ * the sink keeps payloads, the {@code RowWithPayload} around it).
  *
- * @param <T> the element type: the converter's row type, or {@link RowWithPayload} of it when
- *     {@code keepPayload}
+ * @param <R> the row type of the format
+ * @param <E> the element type (see {@link EventSink})
  */
-final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
+final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>> {
+  private final EventSink<R, E> sink;
   private final ConverterConfig converterConfig;
-  private final StorageFormat format;
-  private final boolean keepPayload;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
-  private final String eventTable;
-  private final TupleTag<TimestampedValue<T>> rowsTag;
+  private final TupleTag<TimestampedValue<E>> rowsTag;
   private final TupleTag<DeadLetter> deadLettersTag;
 
   private final Counter decoded = IngestionMetrics.counter(IngestionMetrics.DECODED);
@@ -50,36 +44,32 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
   private final Counter failedTransform = IngestionMetrics.failed(Stage.TRANSFORM);
   private final Counter failedConvert = IngestionMetrics.failed(Stage.CONVERT);
 
-  private transient EventConverter<?> converter;
+  private transient EventConverter<R> converter;
   private transient @Nullable EventTransform udf;
   private transient Class<?> eventClass;
 
   DecodeEventsFn(
+      EventSink<R, E> sink,
       ConverterConfig converterConfig,
-      StorageFormat format,
-      boolean keepPayload,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute,
-      String eventTable,
-      TupleTag<TimestampedValue<T>> rowsTag,
+      TupleTag<TimestampedValue<E>> rowsTag,
       TupleTag<DeadLetter> deadLettersTag) {
+    this.sink = sink;
     this.converterConfig = converterConfig;
-    this.format = format;
-    this.keepPayload = keepPayload;
     this.udfClassName = udfClassName;
     this.eventTimeAttribute = eventTimeAttribute;
-    this.eventTable = eventTable;
     this.rowsTag = rowsTag;
     this.deadLettersTag = deadLettersTag;
   }
 
   @Setup
   public void setup() {
-    converter = EventConverters.create(converterConfig, format);
-    eventClass = ThriftStruct.loadStructClass(converterConfig.thriftClassName());
+    converter = sink.rows().newConverter(converterConfig);
     // Loaded here too (validated at launch as well): a class that vanished from a worker's
     // classpath must fail the bundle loudly, never fall back to "no function".
     udf = udfClassName == null ? null : EventTransforms.load(udfClassName);
+    eventClass = udf == null ? null : converterConfig.schemas().struct().structClass();
   }
 
   @ProcessElement
@@ -96,7 +86,7 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
     EventMetadata metadata =
         new EventMetadata(message.getMessageId(), publishTimeMillis, attributes);
 
-    Object row;
+    R row;
     if (udf == null) {
       try {
         row = converter.fromBytes(payload, metadata);
@@ -158,17 +148,7 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
     out.get(rowsTag)
         .output(
             TimestampedValue.of(
-                element(row, payload, metadata), eventCreationTime(attributes, timestamp)));
-  }
-
-  /**
-   * The row, or the row with its message for the write's dead letters. The element type was fixed
-   * with {@code keepPayload} when the transform was built (see {@code DecodeEvents}), which makes
-   * the casts safe.
-   */
-  @SuppressWarnings("unchecked")
-  private T element(Object row, byte[] payload, EventMetadata metadata) {
-    return keepPayload ? (T) new RowWithPayload<>(row, payload, metadata) : (T) row;
+                sink.element(row, payload, metadata), eventCreationTime(attributes, timestamp)));
   }
 
   /** The event-time attribute if present and numeric, else the publish time. */
@@ -194,15 +174,12 @@ final class DecodeEventsFn<T> extends DoFn<PubsubMessage, TimestampedValue<T>> {
       Throwable error) {
     out.get(deadLettersTag)
         .output(
-            new DeadLetter(
-                message.getPayload(),
-                PayloadFormat.THRIFT,
+            DeadLetter.ofEvent(
                 stage,
-                DeadLetter.describe(error),
+                message.getPayload(),
                 message.getMessageId(),
                 metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
                 metadata.attributes(),
-                Instant.now(),
-                eventTable));
+                DeadLetter.describe(error)));
   }
 }

@@ -1,6 +1,5 @@
 package io.thriftbq.ingest.options;
 
-import io.thriftbq.codec.ThriftProtocol;
 import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
@@ -15,7 +14,10 @@ import org.apache.beam.sdk.options.Validation;
  * <p>Beam's own BigQuery tuning options are inherited from {@link BigQueryOptions} and take effect
  * unchanged: {@code --numStreamingKeys}, {@code --storageWriteApiTriggeringFrequencySec}, {@code
  * --numStorageWriteApiStreams}, {@code --useStorageApiConnectionPool}. All combinations are checked
- * at launch by {@link IngestionOptionsValidator}.
+ * at launch, when the options become an {@code IngestionPlan}; nothing after that reads them.
+ *
+ * <p>Each option's description is the one text about it: the flex-template metadata and the
+ * README's option table are generated from it (see {@code docs/ARCHITECTURE.md}).
  */
 public interface IngestionOptions
     extends GcpOptions, StreamingOptions, BigQueryOptions, PubsubOptions {
@@ -45,9 +47,9 @@ public interface IngestionOptions
 
   @Description("Thrift protocol the events are serialized with: BINARY or COMPACT.")
   @Default.Enum("BINARY")
-  ThriftProtocol getThriftProtocol();
+  WireProtocol getThriftProtocol();
 
-  void setThriftProtocol(ThriftProtocol value);
+  void setThriftProtocol(WireProtocol value);
 
   @Description(
       "Largest string or binary field, in bytes, that the decoder accepts; a larger declared length"
@@ -177,7 +179,7 @@ public interface IngestionOptions
           + " fail-safe row holding the payload (base64) for each, the Storage API methods"
           + " JSON-encode and decode it, and the payload travels through the write shuffle of"
           + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with TABLE_ROW, BEAM_ROW and"
-          + " AVRO_GENERIC_RECORD and every write method.")
+          + " AVRO_GENERIC_RECORD (not PROTO_MESSAGE), with every write method.")
   @Default.Boolean(false)
   Boolean getKeepPayloadForWriteFailures();
 
@@ -190,12 +192,4 @@ public interface IngestionOptions
   String getEventTimeAttribute();
 
   void setEventTimeAttribute(String value);
-
-  @Description(
-      "Endpoint host:port of a plaintext Storage Write API emulator. Local mode only: never set it"
-          + " for a cloud run. When set, the pipeline writes through a plaintext gRPC channel"
-          + " without credentials.")
-  String getStorageWriteApiEmulatorHost();
-
-  void setStorageWriteApiEmulatorHost(String value);
 }

@@ -2,7 +2,6 @@ package io.thriftbq.ingest.read;
 
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
-import io.thriftbq.ingest.options.IngestionOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -29,13 +28,6 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Pubs
 
   public static PubsubEventSource fromTopic(String topic) {
     return new PubsubEventSource(null, topic);
-  }
-
-  /** The subscription or topic named in {@code options} (exactly one must be set). */
-  public static PubsubEventSource from(IngestionOptions options) {
-    return isSet(options.getSubscription())
-        ? fromSubscription(options.getSubscription())
-        : fromTopic(options.getInputTopic());
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import java.util.HashMap;
@@ -39,29 +38,22 @@ import org.joda.time.Instant;
 public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>, UnpackResult> {
   private final int maxEventsPerEnvelope;
   private final int maxEnvelopeBytes;
-  private final String eventTable;
 
-  private UnpackMessages(int maxEventsPerEnvelope, int maxEnvelopeBytes, String eventTable) {
+  private UnpackMessages(int maxEventsPerEnvelope, int maxEnvelopeBytes) {
     this.maxEventsPerEnvelope = maxEventsPerEnvelope;
     this.maxEnvelopeBytes = maxEnvelopeBytes;
-    this.eventTable = eventTable;
   }
 
   public static UnpackMessages create() {
     return new UnpackMessages(
-        EventEnvelope.DEFAULT_MAX_EVENTS, EventEnvelope.DEFAULT_MAX_TOTAL_BYTES, "");
+        EventEnvelope.DEFAULT_MAX_EVENTS, EventEnvelope.DEFAULT_MAX_TOTAL_BYTES);
   }
 
   /** Limits that bound what one envelope may make the worker allocate. */
   public UnpackMessages withLimits(int maxEventsPerEnvelope, int maxEnvelopeBytes) {
     checkArgument(maxEventsPerEnvelope > 0, "maxEventsPerEnvelope must be positive");
     checkArgument(maxEnvelopeBytes > 0, "maxEnvelopeBytes must be positive");
-    return new UnpackMessages(maxEventsPerEnvelope, maxEnvelopeBytes, eventTable);
-  }
-
-  /** The output table, recorded in each dead letter's event_table column. */
-  public UnpackMessages withEventTable(String table) {
-    return new UnpackMessages(maxEventsPerEnvelope, maxEnvelopeBytes, table);
+    return new UnpackMessages(maxEventsPerEnvelope, maxEnvelopeBytes);
   }
 
   @Override
@@ -72,12 +64,7 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
         messages.apply(
             "CountAndUnpack",
             ParDo.of(
-                    new UnpackFn(
-                        maxEventsPerEnvelope,
-                        maxEnvelopeBytes,
-                        eventTable,
-                        eventsTag,
-                        deadLettersTag))
+                    new UnpackFn(maxEventsPerEnvelope, maxEnvelopeBytes, eventsTag, deadLettersTag))
                 .withOutputTags(eventsTag, TupleTagList.of(deadLettersTag)));
     return new UnpackResult(
         messages.getPipeline(),
@@ -90,7 +77,6 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
   private static final class UnpackFn extends DoFn<PubsubMessage, PubsubMessage> {
     private final int maxEvents;
     private final int maxBytes;
-    private final String eventTable;
     private final TupleTag<PubsubMessage> eventsTag;
     private final TupleTag<DeadLetter> deadLettersTag;
 
@@ -104,12 +90,10 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
     UnpackFn(
         int maxEvents,
         int maxBytes,
-        String eventTable,
         TupleTag<PubsubMessage> eventsTag,
         TupleTag<DeadLetter> deadLettersTag) {
       this.maxEvents = maxEvents;
       this.maxBytes = maxBytes;
-      this.eventTable = eventTable;
       this.eventsTag = eventsTag;
       this.deadLettersTag = deadLettersTag;
     }
@@ -134,16 +118,12 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
         failedUnpack.inc();
         out.get(deadLettersTag)
             .output(
-                new DeadLetter(
+                DeadLetter.ofEnvelope(
                     payload == null ? new byte[0] : payload,
-                    PayloadFormat.ENVELOPE,
-                    Stage.UNPACK,
-                    DeadLetter.describe(e),
                     message.getMessageId(),
                     timestamp.isAfter(BoundedWindow.TIMESTAMP_MIN_VALUE) ? timestamp : null,
                     attributes,
-                    Instant.now(),
-                    eventTable));
+                    e));
         return;
       }
       envelopesUnpacked.inc();

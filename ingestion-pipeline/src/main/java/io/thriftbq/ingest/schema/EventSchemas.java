@@ -2,28 +2,23 @@ package io.thriftbq.ingest.schema;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableSchema;
-import io.thriftbq.ingest.convert.MetadataColumns;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.schema.ThriftField;
+import io.thriftbq.schema.ThriftSource;
 import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.RowCoder;
-import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
-import org.apache.beam.sdk.extensions.protobuf.ProtoCoder;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryUtils;
-import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.schemas.Schema;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The one schema derivation: Thrift struct metadata → BigQuery {@link TableSchema}. The Beam and
- * Avro schemas are derived from that table schema, so all three formats describe the same table.
- * Derivation runs once per (class, metadata columns) and is cached.
+ * Avro schemas, and the PROTO_MESSAGE message, are derived from that table schema, so every format
+ * describes the same table. Derivation runs once per (struct source, metadata columns) and is
+ * cached.
  *
  * <p>Type mapping (also in the README): bool → BOOLEAN; i8, i16, i32, i64 → INTEGER (INT64); double
  * → FLOAT (FLOAT64); string → STRING; binary → BYTES; enum → STRING (the value's IDL name); struct
@@ -31,11 +26,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * target type; required → REQUIRED, optional and default → NULLABLE; union members are always
  * NULLABLE. See {@link ColumnShape} for nested containers.
  */
-public final class EventSchemas {
+public final class EventSchemas implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   private static final Map<Key, EventSchemas> CACHE = new ConcurrentHashMap<>();
 
-  private record Key(String className, MetadataColumns metadataColumns) {}
+  private record Key(ThriftSource source, MetadataColumns metadataColumns) {}
 
+  private final ThriftSource source;
   private final ThriftStruct struct;
   private final MetadataColumns metadataColumns;
   private final TableSchema tableSchema;
@@ -43,19 +41,34 @@ public final class EventSchemas {
   private final org.apache.avro.Schema avroSchema;
   private final Map<String, ProtoMessageClass> protoClasses = new ConcurrentHashMap<>();
 
-  private EventSchemas(ThriftStruct struct, MetadataColumns metadataColumns) {
-    this.struct = struct;
+  private EventSchemas(ThriftSource source, MetadataColumns metadataColumns) {
+    this.source = source;
+    this.struct = source.resolve();
     this.metadataColumns = metadataColumns;
     this.tableSchema = deriveTableSchema(struct, metadataColumns);
     this.beamSchema = BigQueryUtils.fromTableSchema(tableSchema);
     this.avroSchema = AvroSchemas.fromTableSchema(tableSchema);
   }
 
-  /** Schemas for the named Thrift class; throws IllegalArgumentException if it is not a struct. */
-  public static EventSchemas of(String thriftClassName, MetadataColumns metadataColumns) {
+  /**
+   * Schemas for the struct {@code source} names.
+   *
+   * @throws IllegalArgumentException if it names no usable struct, saying what to change
+   */
+  public static EventSchemas of(ThriftSource source, MetadataColumns metadataColumns) {
     return CACHE.computeIfAbsent(
-        new Key(thriftClassName, metadataColumns),
-        key -> new EventSchemas(ThriftStruct.forClassName(key.className()), key.metadataColumns()));
+        new Key(source, metadataColumns),
+        key -> new EventSchemas(key.source(), key.metadataColumns()));
+  }
+
+  /** Schemas for a Thrift-generated class; see {@link #of(ThriftSource, MetadataColumns)}. */
+  public static EventSchemas of(String thriftClassName, MetadataColumns metadataColumns) {
+    return of(ThriftSource.generatedClass(thriftClassName), metadataColumns);
+  }
+
+  /** Where the struct's description comes from. */
+  public ThriftSource source() {
+    return source;
   }
 
   public ThriftStruct struct() {
@@ -91,21 +104,6 @@ public final class EventSchemas {
     }
     return protoClasses.computeIfAbsent(
         className.trim(), name -> ProtoMessageClass.load(name, tableSchema));
-  }
-
-  /**
-   * The coder of the element type handed to BigQueryIO for {@code format}.
-   *
-   * @param protoClassName the generated class, for PROTO_MESSAGE only
-   */
-  public Coder<?> coderFor(StorageFormat format, @Nullable String protoClassName) {
-    return switch (format) {
-      case TABLE_ROW -> TableRowJsonCoder.of();
-      case BEAM_ROW -> RowCoder.of(beamSchema);
-      case AVRO_GENERIC_RECORD -> AvroCoder.of(avroSchema);
-      case PROTO_MESSAGE ->
-          ProtoCoder.of(ProtoMessageClass.load(protoClassName, tableSchema).type());
-    };
   }
 
   /** Names of the top-level columns, event fields first, then metadata columns. */
@@ -183,5 +181,20 @@ public final class EventSchemas {
 
   private static TableFieldSchema column(String name, String type, String mode) {
     return new TableFieldSchema().setName(name).setType(type).setMode(mode);
+  }
+
+  /**
+   * Serialized as what it is derived from, and derived again (once per JVM, from the cache) when
+   * read back: transforms and DoFns may hold an instance and still be shipped to workers.
+   */
+  private Object writeReplace() {
+    return new SerializedForm(source, metadataColumns);
+  }
+
+  private record SerializedForm(ThriftSource source, MetadataColumns metadataColumns)
+      implements Serializable {
+    private Object readResolve() {
+      return EventSchemas.of(source, metadataColumns);
+    }
   }
 }

@@ -2,7 +2,6 @@ package io.thriftbq.ingest.schema;
 
 import com.google.api.client.json.gson.GsonFactory;
 import com.google.api.services.bigquery.model.TableFieldSchema;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import java.io.IOException;
 import java.io.Writer;

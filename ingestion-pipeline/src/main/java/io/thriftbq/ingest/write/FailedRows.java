@@ -6,11 +6,10 @@ import com.google.api.services.bigquery.model.ErrorProto;
 import com.google.api.services.bigquery.model.TableDataInsertAllResponse;
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
@@ -42,7 +41,7 @@ import org.joda.time.Instant;
  *   <li>on: the "row" BigQueryIO hands back is the {@link FailsafeRow} built from the element, so
  *       the dead letter gets the original Thrift bytes ({@code THRIFT}) and the message id, publish
  *       time and attributes, whatever metadata columns are enabled. The cost is paid for every
- *       element (see {@link WriteEventsToBigQuery}).
+ *       element (see {@link RowSink#writeKeepingPayload}).
  * </ul>
  */
 final class FailedRows {
@@ -110,18 +109,15 @@ final class FailedRows {
     private static final long serialVersionUID = 1L;
 
     private final MetadataColumns metadataColumns;
-    private final String eventTable;
     private final boolean payloadKept;
 
     /**
      * @param metadataColumns the metadata columns event rows have, to recover metadata from
-     * @param eventTable the output table, for the dead letter's event_table
      * @param payloadKept whether rows come back as {@link FailsafeRow}s ({@code
      *     --keepPayloadForWriteFailures})
      */
-    ToDeadLetter(MetadataColumns metadataColumns, String eventTable, boolean payloadKept) {
+    ToDeadLetter(MetadataColumns metadataColumns, boolean payloadKept) {
       this.metadataColumns = metadataColumns;
-      this.eventTable = eventTable;
       this.payloadKept = payloadKept;
     }
 
@@ -129,29 +125,22 @@ final class FailedRows {
       FailsafeRow.Kept kept = payloadKept ? FailsafeRow.read(row) : null;
       if (kept != null) {
         EventMetadata metadata = kept.metadata();
-        return new DeadLetter(
-            kept.payload(),
-            PayloadFormat.THRIFT,
+        return DeadLetter.ofEvent(
             Stage.WRITE,
-            error,
+            kept.payload(),
             metadata.messageId(),
             metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
             metadata.attributes(),
-            Instant.now(),
-            eventTable);
+            error);
       }
       // Without the flag; or, with it, a row Beam could not pair with its fail-safe row.
       TableRow safeRow = row == null ? new TableRow() : row;
-      return new DeadLetter(
+      return DeadLetter.ofRejectedRow(
           toJson(safeRow),
-          PayloadFormat.BIGQUERY_ROW_JSON,
-          Stage.WRITE,
           error,
           metadataColumns.messageId() ? messageId(safeRow) : null,
           metadataColumns.publishTime() ? publishTime(safeRow) : null,
-          metadataColumns.attributes() ? attributes(safeRow) : Map.of(),
-          Instant.now(),
-          eventTable);
+          metadataColumns.attributes() ? attributes(safeRow) : Map.of());
     }
   }
 

@@ -10,6 +10,7 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
 import java.io.ByteArrayOutputStream;
 import java.util.Random;
@@ -22,6 +23,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.junit.Test;
 
@@ -73,9 +75,7 @@ public class ColumnRecordTest {
         EventConverters.create(
             ConverterConfig.of(Event.class.getName(), ThriftProtocol.BINARY, MetadataColumns.ALL),
             StorageFormat.AVRO_GENERIC_RECORD);
-    @SuppressWarnings("unchecked")
-    Coder<GenericRecord> coder =
-        (Coder<GenericRecord>) schemas.coderFor(StorageFormat.AVRO_GENERIC_RECORD, null);
+    Coder<GenericRecord> coder = AvroCoder.of(schemas.avroSchema());
     Random random = new Random(9);
     for (int i = 0; i < 20; i++) {
       GenericRecord record =

@@ -15,7 +15,6 @@ import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.sample.Event;
 import io.thriftbq.sample.proto.EventRow;
 import io.thriftbq.sample.proto.EventRowWithMetadata;

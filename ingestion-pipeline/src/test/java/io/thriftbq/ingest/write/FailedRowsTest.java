@@ -6,10 +6,10 @@ import static org.junit.Assert.assertNull;
 
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +59,7 @@ public class FailedRowsTest {
                 MetadataColumns.ATTRIBUTES,
                 List.of(new TableRow().set("key", "event_id").set("value", "7")));
     DeadLetter letter =
-        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "p:d.t", false)
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, false)
             .apply(row, "BigQueryInsertError: invalid");
     assertEquals(Stage.WRITE, letter.stage());
     assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
@@ -70,7 +70,7 @@ public class FailedRowsTest {
     assertEquals(Map.of("event_id", "7"), letter.attributes());
 
     DeadLetter withoutColumns =
-        new FailedRows.ToDeadLetter(MetadataColumns.NONE, "p:d.t", false).apply(row, "x");
+        new FailedRows.ToDeadLetter(MetadataColumns.NONE, false).apply(row, "x");
     assertEquals(null, withoutColumns.messageId());
     assertEquals(null, withoutColumns.publishTime());
     assertEquals(Map.of(), withoutColumns.attributes());
@@ -92,7 +92,7 @@ public class FailedRowsTest {
             TableRowJsonCoder.of(), CoderUtils.encodeToByteArray(TableRowJsonCoder.of(), failsafe));
 
     DeadLetter letter =
-        new FailedRows.ToDeadLetter(MetadataColumns.NONE, "p:d.t", true)
+        new FailedRows.ToDeadLetter(MetadataColumns.NONE, true)
             .apply(shipped, "BigQueryStorageApiInsertError: bad");
     assertEquals(Stage.WRITE, letter.stage());
     assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
@@ -101,15 +101,16 @@ public class FailedRowsTest {
     assertEquals(PUBLISHED, letter.publishTime());
     assertEquals(attributes, letter.attributes());
     assertEquals("BigQueryStorageApiInsertError: bad", letter.errorMessage());
-    assertEquals("p:d.t", letter.eventTable());
+    // The table is stamped once, where the pipeline gathers its dead letters.
+    assertEquals("", letter.eventTable());
+    assertEquals("p:d.t", letter.withEventTable("p:d.t").eventTable());
   }
 
   @Test
   public void failsafeRowWithoutMetadataGivesADeadLetterWithoutIt() {
     TableRow failsafe =
         FailsafeRow.of(new RowWithPayload<>(new TableRow(), new byte[] {9}, EventMetadata.EMPTY));
-    DeadLetter letter =
-        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true).apply(failsafe, "e");
+    DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(failsafe, "e");
     assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
     assertArrayEquals(new byte[] {9}, letter.payload());
     assertNull(letter.messageId());
@@ -122,19 +123,14 @@ public class FailedRowsTest {
     TableRow eventRow = new TableRow().set("event_id", "e-1").set(MetadataColumns.MESSAGE_ID, "m");
     TableRow damaged = new TableRow().set(FailsafeRow.PAYLOAD, "not base64 !");
     for (TableRow row : List.of(eventRow, damaged)) {
-      DeadLetter letter =
-          new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true).apply(row, "e");
+      DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(row, "e");
       assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
     }
     assertEquals(
         "m",
-        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true)
-            .apply(eventRow, "e")
-            .messageId());
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(eventRow, "e").messageId());
     assertEquals(
         PayloadFormat.BIGQUERY_ROW_JSON,
-        new FailedRows.ToDeadLetter(MetadataColumns.ALL, "t", true)
-            .apply(null, "e")
-            .payloadFormat());
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(null, "e").payloadFormat());
   }
 }

@@ -11,9 +11,9 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.MetadataColumns;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.testing.TestData;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -66,7 +66,7 @@ public class RowWithPayloadCoderTest {
 
   @SuppressWarnings("unchecked")
   private static <T> Coder<T> rowCoder(StorageFormat format) {
-    return (Coder<T>) SCHEMAS.coderFor(format, null);
+    return (Coder<T>) RowSink.of(format, null).coder(SCHEMAS);
   }
 
   @Test

@@ -1,8 +1,12 @@
-package io.thriftbq.ingest.deadletter;
+package io.thriftbq.ingest.write;
 
 import static org.junit.Assert.assertEquals;
 
 import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.deadletter.DeadLetter;
+import io.thriftbq.ingest.deadletter.DeadLetterCoder;
+import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.testing.FakeBigQuery;

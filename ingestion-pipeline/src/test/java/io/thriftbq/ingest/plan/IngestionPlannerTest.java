@@ -1,23 +1,29 @@
-package io.thriftbq.ingest.options;
+package io.thriftbq.ingest.plan;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
 import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.testing.StepTable;
 import io.thriftbq.ingest.udf.NotATransform;
 import io.thriftbq.ingest.udf.ScriptedUdf;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.Test;
 
 /** Each invalid option or combination fails at launch with a message that says what to change. */
-public class IngestionOptionsValidatorTest {
+public class IngestionPlannerTest {
   private static final String SUBSCRIPTION =
       "--subscription=projects/my-project/subscriptions/events-sub";
 
@@ -33,27 +39,29 @@ public class IngestionOptionsValidatorTest {
     return PipelineOptionsFactory.fromArgs(all.toArray(new String[0])).as(IngestionOptions.class);
   }
 
+  private static IngestionPlan plan(IngestionOptions options) {
+    return IngestionPlan.of(options, IngestionPlan.Input.PUBSUB);
+  }
+
   private static void assertInvalid(String expectedText, String... args) {
     IllegalArgumentException error =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> IngestionOptionsValidator.validate(options(args)));
+        assertThrows(IllegalArgumentException.class, () -> plan(options(args)));
     assertThat(error.getMessage(), containsString(expectedText));
   }
 
   @Test
   public void defaultsWithASubscriptionAreValid() {
-    IngestionOptionsValidator.validate(options(SUBSCRIPTION));
+    plan(options(SUBSCRIPTION));
   }
 
   @Test
   public void protoMessageNeedsAGeneratedClassThatMatchesTheTable() {
-    IngestionOptionsValidator.validate(
+    plan(
         options(
             SUBSCRIPTION,
             "--formatToStore=PROTO_MESSAGE",
             "--protoClassName=io.thriftbq.sample.proto.EventRow"));
-    IngestionOptionsValidator.validate(
+    plan(
         options(
             SUBSCRIPTION,
             "--formatToStore=PROTO_MESSAGE",
@@ -81,55 +89,14 @@ public class IngestionOptionsValidatorTest {
         "--protoClassName=io.thriftbq.sample.proto.EventRow");
   }
 
-  /** The flags of the seven tuning steps, as scripts/lib/common.sh passes them. */
-  private static final String[][] TUNING_STEPS = {
-    {
-      "--bigQueryWriteMethod=STREAMING_INSERTS",
-      "--formatToStore=TABLE_ROW",
-      "--numStreamingKeys=50"
-    },
-    {
-      "--bigQueryWriteMethod=STREAMING_INSERTS",
-      "--formatToStore=TABLE_ROW",
-      "--numStreamingKeys=512"
-    },
-    {
-      "--bigQueryWriteMethod=STREAMING_INSERTS",
-      "--formatToStore=TABLE_ROW",
-      "--numStreamingKeys=512",
-      "--enableBigQueryAutoshard=true"
-    },
-    {
-      "--bigQueryWriteMethod=STORAGE_WRITE_API",
-      "--formatToStore=TABLE_ROW",
-      "--storageWriteApiTriggeringFrequencySec=10",
-      "--enableBigQueryAutoshard=true"
-    },
-    {
-      "--bigQueryWriteMethod=STORAGE_WRITE_API",
-      "--formatToStore=BEAM_ROW",
-      "--storageWriteApiTriggeringFrequencySec=1",
-      "--enableBigQueryAutoshard=true"
-    },
-    {
-      "--bigQueryWriteMethod=STORAGE_WRITE_API",
-      "--formatToStore=AVRO_GENERIC_RECORD",
-      "--storageWriteApiTriggeringFrequencySec=1",
-      "--enableBigQueryAutoshard=true"
-    },
-    {
-      "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
-      "--formatToStore=AVRO_GENERIC_RECORD",
-      "--useStorageApiConnectionPool=true"
-    },
-  };
-
   @Test
   public void everyTuningStepIsValid() {
-    for (String[] step : TUNING_STEPS) {
-      List<String> args = new ArrayList<>(Arrays.asList(step));
+    Map<Integer, List<String>> steps = StepTable.flagsByStep();
+    assertThat(steps.size(), greaterThanOrEqualTo(7));
+    for (List<String> step : steps.values()) {
+      List<String> args = new ArrayList<>(step);
       args.add(SUBSCRIPTION);
-      IngestionOptionsValidator.validate(options(args.toArray(new String[0])));
+      plan(options(args.toArray(new String[0])));
     }
   }
 
@@ -178,10 +145,9 @@ public class IngestionOptionsValidatorTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                IngestionOptionsValidator.validate(
+                IngestionPlan.of(
                     options("--bigQueryWriteMethod=STREAMING_INSERTS", "--enableBigQueryAutoshard"),
-                    false,
-                    true));
+                    IngestionPlan.Input.BOUNDED_MESSAGES));
     assertThat(bounded.getMessage(), containsString("only to unbounded"));
   }
 
@@ -192,8 +158,8 @@ public class IngestionOptionsValidatorTest {
         SUBSCRIPTION,
         "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
         "--numStreamingKeys=512");
-    // Tuning step 3 keeps step 2's keys with auto-sharding: a warning, not an error.
-    IngestionOptionsValidator.validate(
+    // Keys with auto-sharding on the same method: a warning, not an error.
+    plan(
         options(
             SUBSCRIPTION,
             "--bigQueryWriteMethod=STREAMING_INSERTS",
@@ -240,8 +206,7 @@ public class IngestionOptionsValidatorTest {
 
   @Test
   public void userFunctionMustLoadAndImplementTheInterface() {
-    IngestionOptionsValidator.validate(
-        options(SUBSCRIPTION, "--udfClassName=" + ScriptedUdf.class.getName()));
+    plan(options(SUBSCRIPTION, "--udfClassName=" + ScriptedUdf.class.getName()));
     assertInvalid("is not on the classpath", SUBSCRIPTION, "--udfClassName=com.example.NoSuchUdf");
     assertInvalid(
         "does not implement io.thriftbq.ingest.udf.EventTransform",
@@ -270,7 +235,7 @@ public class IngestionOptionsValidatorTest {
 
   @Test
   public void partitioningAndClusteringMustNameSuitableColumns() {
-    IngestionOptionsValidator.validate(
+    plan(
         options(
             SUBSCRIPTION,
             "--includePublishTime=true",
@@ -299,15 +264,15 @@ public class IngestionOptionsValidatorTest {
   @Test
   public void keepPayloadWorksWithEveryFormatThatCanCarryIt() {
     for (StorageFormat format : StorageFormat.values()) {
-      for (String[] step : TUNING_STEPS) {
-        List<String> args = new ArrayList<>(Arrays.asList(step));
+      for (List<String> step : StepTable.flagsByStep().values()) {
+        List<String> args = new ArrayList<>(step);
         args.removeIf(arg -> arg.startsWith("--formatToStore="));
         args.add("--formatToStore=" + format);
         args.add("--keepPayloadForWriteFailures=true");
         args.add(SUBSCRIPTION);
         String[] all = args.toArray(new String[0]);
-        if (IngestionOptionsValidator.FORMATS_KEEPING_PAYLOAD.contains(format)) {
-          IngestionOptionsValidator.validate(options(all));
+        if (IngestionPlanner.FORMATS_KEEPING_PAYLOAD.contains(format)) {
+          plan(options(all));
         } else {
           assertInvalid(
               "--keepPayloadForWriteFailures=true is not supported with --formatToStore=" + format,
@@ -317,12 +282,28 @@ public class IngestionOptionsValidatorTest {
     }
   }
 
+  /** The option's help is prose; it must name exactly the formats the sinks can keep it for. */
+  @Test
+  public void keepPayloadHelpNamesExactlyTheFormatsThatCanCarryIt() throws Exception {
+    String help =
+        IngestionOptions.class
+            .getMethod("getKeepPayloadForWriteFailures")
+            .getAnnotation(Description.class)
+            .value();
+    for (StorageFormat format : StorageFormat.values()) {
+      assertEquals(
+          format + " in the help of --keepPayloadForWriteFailures",
+          IngestionPlanner.FORMATS_KEEPING_PAYLOAD.contains(format),
+          help.matches("(?s).*Works with [A-Za-z_, ]*\\b" + format.name() + "\\b.*"));
+    }
+  }
+
   @Test
   public void keepPayloadWithAFormatThatCannotCarryItSaysWhatToChange() {
     Set<StorageFormat> supported =
         EnumSet.of(StorageFormat.TABLE_ROW, StorageFormat.AVRO_GENERIC_RECORD);
     List<String> problems = new ArrayList<>();
-    IngestionOptionsValidator.checkKeepPayload(true, StorageFormat.BEAM_ROW, supported, problems);
+    IngestionPlanner.checkKeepPayload(true, StorageFormat.BEAM_ROW, supported, problems);
     assertEquals(1, problems.size());
     assertThat(
         problems.get(0),
@@ -333,15 +314,9 @@ public class IngestionOptionsValidatorTest {
     assertThat(problems.get(0), containsString("or drop --keepPayloadForWriteFailures"));
 
     problems.clear();
-    IngestionOptionsValidator.checkKeepPayload(false, StorageFormat.BEAM_ROW, supported, problems);
-    IngestionOptionsValidator.checkKeepPayload(true, StorageFormat.TABLE_ROW, supported, problems);
+    IngestionPlanner.checkKeepPayload(false, StorageFormat.BEAM_ROW, supported, problems);
+    IngestionPlanner.checkKeepPayload(true, StorageFormat.TABLE_ROW, supported, problems);
     assertEquals(List.of(), problems);
-  }
-
-  @Test
-  public void emulatorHostMustBeHostPort() {
-    assertInvalid(
-        "must be host:port", SUBSCRIPTION, "--storageWriteApiEmulatorHost=http://localhost");
   }
 
   @Test
@@ -349,9 +324,7 @@ public class IngestionOptionsValidatorTest {
     IllegalArgumentException error =
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                IngestionOptionsValidator.validate(
-                    options("--maxThriftStringBytes=0", "--thriftClassName=java.lang.String")));
+            () -> plan(options("--maxThriftStringBytes=0", "--thriftClassName=java.lang.String")));
     assertThat(error.getMessage(), containsString("Neither --subscription"));
     assertThat(error.getMessage(), containsString("--maxThriftStringBytes=0"));
     assertThat(error.getMessage(), containsString("is not a Thrift struct"));

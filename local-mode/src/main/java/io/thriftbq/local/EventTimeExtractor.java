@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.local;
+package io.thriftbq.local;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.cloud.bigquery.storage.v1.ProtoRows;

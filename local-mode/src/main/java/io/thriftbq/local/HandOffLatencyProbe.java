@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.local;
+package io.thriftbq.local;
 
 import java.util.Arrays;
 

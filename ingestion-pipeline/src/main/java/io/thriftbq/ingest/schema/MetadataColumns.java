@@ -1,6 +1,5 @@
-package io.thriftbq.ingest.convert;
+package io.thriftbq.ingest.schema;
 
-import io.thriftbq.ingest.options.IngestionOptions;
 import java.io.Serializable;
 
 /**
@@ -18,13 +17,6 @@ public record MetadataColumns(boolean messageId, boolean publishTime, boolean at
 
   public static final MetadataColumns NONE = new MetadataColumns(false, false, false);
   public static final MetadataColumns ALL = new MetadataColumns(true, true, true);
-
-  public static MetadataColumns from(IngestionOptions options) {
-    return new MetadataColumns(
-        Boolean.TRUE.equals(options.getIncludePubsubMessageId()),
-        Boolean.TRUE.equals(options.getIncludePublishTime()),
-        Boolean.TRUE.equals(options.getIncludeAttributes()));
-  }
 
   public boolean any() {
     return messageId || publishTime || attributes;

@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.local;
+package io.thriftbq.local;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -31,7 +31,6 @@ import com.google.protobuf.Int64Value;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
-import io.thriftbq.ingest.options.IngestionOptions;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
@@ -94,17 +93,17 @@ public class EmulatorBigQueryServicesTest {
   }
 
   @Test
-  public void takesTheEndpointFromIngestionOptions() {
-    IngestionOptions options = PipelineOptionsFactory.create().as(IngestionOptions.class);
-    options.setStorageWriteApiEmulatorHost("http://127.0.0.1:9061");
-    assertEquals("127.0.0.1:9061", new EmulatorBigQueryServices(options).storageWriteEndpoint());
+  public void acceptsAnEndpointPastedAsAUrl() {
+    assertEquals(
+        "127.0.0.1:9061",
+        new EmulatorBigQueryServices("http://127.0.0.1:9061").storageWriteEndpoint());
   }
 
   @Test
   public void rejectsAMissingOrMalformedEndpoint() {
     IllegalArgumentException empty =
         assertThrows(IllegalArgumentException.class, () -> new EmulatorBigQueryServices(" "));
-    assertThat(empty.getMessage(), containsString("--storageWriteApiEmulatorHost"));
+    assertThat(empty.getMessage(), containsString("endpoint is empty"));
     assertThrows(IllegalArgumentException.class, () -> new EmulatorBigQueryServices("localhost"));
     assertThrows(
         IllegalArgumentException.class, () -> new EmulatorBigQueryServices("localhost:grpc"));

@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.local;
+package io.thriftbq.local;
 
 import com.google.api.core.ApiFuture;
 import com.google.api.gax.core.FixedExecutorProvider;
@@ -28,7 +28,6 @@ import com.google.cloud.bigquery.storage.v1.WriteStreamView;
 import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Int64Value;
 import io.grpc.ManagedChannelBuilder;
-import io.thriftbq.ingest.options.IngestionOptions;
 import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -72,11 +71,6 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
     this.storageWriteEndpoint = checkEndpoint(storageWriteEndpoint);
   }
 
-  /** Uses {@link IngestionOptions#getStorageWriteApiEmulatorHost()} as the gRPC endpoint. */
-  public EmulatorBigQueryServices(IngestionOptions options) {
-    this(options.getStorageWriteApiEmulatorHost());
-  }
-
   public String storageWriteEndpoint() {
     return storageWriteEndpoint;
   }
@@ -84,8 +78,7 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
   private static String checkEndpoint(@Nullable String endpoint) {
     if (endpoint == null || endpoint.isBlank()) {
       throw new IllegalArgumentException(
-          "The Storage Write API emulator endpoint is empty: set --storageWriteApiEmulatorHost to"
-              + " host:port, e.g. 127.0.0.1:9060.");
+          "The Storage Write API emulator endpoint is empty: give host:port, e.g. 127.0.0.1:9060.");
     }
     String trimmed = endpoint.trim();
     if (trimmed.contains("://")) {

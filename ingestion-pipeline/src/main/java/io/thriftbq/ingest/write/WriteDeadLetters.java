@@ -1,9 +1,12 @@
-package io.thriftbq.ingest.deadletter;
+package io.thriftbq.ingest.write;
 
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
 import com.google.api.services.bigquery.model.TableDataInsertAllResponse;
 import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.deadletter.DeadLetter;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.WriteMethod;
 import java.util.Map;
@@ -86,7 +89,7 @@ public final class WriteDeadLetters
     return new WriteDeadLetters(tableSpec, method, createTable, testServices);
   }
 
-  /** BigQuery services to use instead of the real ones: Beam's fakes in tests, an emulator. */
+  /** BigQuery services to use instead of the real ones: Beam's fakes in tests, local mode's. */
   public WriteDeadLetters withTestServices(@Nullable BigQueryServices services) {
     return new WriteDeadLetters(tableSpec, method, createTable, services);
   }

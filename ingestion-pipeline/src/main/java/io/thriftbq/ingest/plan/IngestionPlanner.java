@@ -1,0 +1,330 @@
+package io.thriftbq.ingest.plan;
+
+import com.google.api.services.bigquery.model.TableReference;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.convert.ConverterConfig;
+import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.WriteMethod;
+import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.ingest.udf.EventTransforms;
+import io.thriftbq.ingest.write.EventSink;
+import io.thriftbq.ingest.write.RowSink;
+import io.thriftbq.ingest.write.TableLayout;
+import io.thriftbq.ingest.write.WriteSettings;
+import io.thriftbq.schema.ThriftSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryHelpers;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Turns the options into an {@link IngestionPlan}, checking every option and every combination on
+ * the way, so a mistake fails the launch with a message that names the option to change, instead of
+ * failing on a worker or, worse, silently doing something else than asked. All problems are
+ * reported at once.
+ *
+ * <p>Options that BigQueryIO would silently ignore because they belong to another write method (for
+ * example {@code --numStreamingKeys} with a Storage API method) are errors too: the tuning steps
+ * differ by exactly such flags, and a flag that does nothing makes a measurement lie. Those rules
+ * belong to the write and live in {@link WriteSettings#problems}; this class gathers them with the
+ * rest.
+ */
+final class IngestionPlanner {
+
+  // Pub/Sub ids: 3-255 characters, starting with a letter.
+  private static final String PUBSUB_ID = "[A-Za-z][-A-Za-z0-9._~+%]{2,254}";
+  private static final Pattern SUBSCRIPTION =
+      Pattern.compile("projects/[^/]+/subscriptions/" + PUBSUB_ID);
+  private static final Pattern TOPIC = Pattern.compile("projects/[^/]+/topics/" + PUBSUB_ID);
+
+  /** The formats whose write can carry the Thrift payload to BigQueryIO's fail-safe row. */
+  static final Set<StorageFormat> FORMATS_KEEPING_PAYLOAD = RowSink.formatsKeepingPayload();
+
+  private IngestionPlanner() {}
+
+  static IngestionPlan plan(IngestionOptions options, IngestionPlan.Input input) {
+    List<String> problems = new ArrayList<>();
+    if (input == IngestionPlan.Input.PUBSUB) {
+      checkSource(options, problems);
+    }
+    WriteMethod method = options.getBigQueryWriteMethod();
+    StorageFormat format = options.getFormatToStore();
+    if (method == null) {
+      problems.add(
+          "--bigQueryWriteMethod is empty: set one of STREAMING_INSERTS, "
+              + "STORAGE_WRITE_API, STORAGE_API_AT_LEAST_ONCE");
+    }
+    if (format == null) {
+      problems.add(
+          "--formatToStore is empty: set one of TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD,"
+              + " PROTO_MESSAGE");
+    }
+    ThriftProtocol protocol = null;
+    if (options.getThriftProtocol() == null) {
+      problems.add("--thriftProtocol is empty: set BINARY or COMPACT");
+    } else {
+      protocol = ThriftProtocol.valueOf(options.getThriftProtocol().name());
+    }
+    checkPositive(options.getMaxThriftStringBytes(), "--maxThriftStringBytes", problems);
+    checkPositive(
+        options.getMaxThriftContainerElements(), "--maxThriftContainerElements", problems);
+
+    MetadataColumns metadataColumns =
+        new MetadataColumns(
+            Boolean.TRUE.equals(options.getIncludePubsubMessageId()),
+            Boolean.TRUE.equals(options.getIncludePublishTime()),
+            Boolean.TRUE.equals(options.getIncludeAttributes()));
+    ThriftSource source = ThriftSource.generatedClass(options.getThriftClassName());
+    EventSchemas schemas = checkStruct(source, metadataColumns, problems);
+    checkProtoClass(options, format, schemas, problems);
+    checkUdf(options, problems);
+    String deadLetterTable = checkTables(options, problems);
+    TableLayout layout = checkTableLayout(options, schemas, problems);
+
+    WriteSettings write = null;
+    if (method != null && isSet(options.getOutputTable())) {
+      write =
+          new WriteSettings(
+              options.getOutputTable().trim(),
+              method,
+              Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()),
+              options.getStorageWriteApiTriggeringFrequencySec(),
+              options.getNumStorageWriteApiStreams() == null
+                  ? 0
+                  : options.getNumStorageWriteApiStreams(),
+              options.getNumStreamingKeys(),
+              Boolean.TRUE.equals(options.getUseStorageApiConnectionPool()),
+              Boolean.TRUE.equals(options.getCreateTable()),
+              layout);
+      problems.addAll(write.problems(input.bounded()));
+    }
+    boolean keepPayload = Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures());
+    checkKeepPayload(keepPayload, format, FORMATS_KEEPING_PAYLOAD, problems);
+
+    if (!problems.isEmpty()) {
+      StringBuilder message = new StringBuilder("Invalid ingestion options:");
+      for (String problem : problems) {
+        message.append("\n  - ").append(problem);
+      }
+      throw new IllegalArgumentException(message.toString());
+    }
+
+    RowSink<?> rows = RowSink.of(format, options.getProtoClassName()).forMethod(method);
+    return new IngestionPlan(
+        blankToNull(options.getSubscription()),
+        blankToNull(options.getInputTopic()),
+        new ConverterConfig(
+            source,
+            Objects.requireNonNull(protocol),
+            options.getMaxThriftStringBytes(),
+            options.getMaxThriftContainerElements(),
+            metadataColumns,
+            blankToNull(options.getProtoClassName())),
+        format,
+        keepPayload ? EventSink.keepingPayload(rows) : EventSink.of(rows),
+        Objects.requireNonNull(write),
+        Objects.requireNonNull(deadLetterTable),
+        blankToNull(options.getUdfClassName()),
+        blankToNull(options.getEventTimeAttribute()),
+        null);
+  }
+
+  private static void checkSource(IngestionOptions options, List<String> problems) {
+    boolean subscription = isSet(options.getSubscription());
+    boolean topic = isSet(options.getInputTopic());
+    if (subscription == topic) {
+      problems.add(
+          subscription
+              ? "Both --subscription and --inputTopic are set: keep only one (prefer"
+                  + " --subscription in production)"
+              : "Neither --subscription nor --inputTopic is set: set --subscription="
+                  + "projects/PROJECT/subscriptions/NAME (or --inputTopic)");
+      return;
+    }
+    if (subscription && !SUBSCRIPTION.matcher(options.getSubscription().trim()).matches()) {
+      problems.add(
+          "--subscription="
+              + options.getSubscription()
+              + " is not of the form projects/PROJECT/subscriptions/NAME (NAME: 3-255"
+              + " characters, starting with a letter)");
+    }
+    if (topic && !TOPIC.matcher(options.getInputTopic().trim()).matches()) {
+      problems.add(
+          "--inputTopic="
+              + options.getInputTopic()
+              + " is not of the form projects/PROJECT/topics/NAME (NAME: 3-255 characters,"
+              + " starting with a letter)");
+    }
+  }
+
+  private static @Nullable EventSchemas checkStruct(
+      ThriftSource source, MetadataColumns metadataColumns, List<String> problems) {
+    try {
+      // Deriving the schemas resolves the struct and walks every field, so an unsupported IDL
+      // (for example a recursive struct) fails here as well as a missing class.
+      return EventSchemas.of(source, metadataColumns);
+    } catch (IllegalArgumentException e) {
+      problems.add("--thriftClassName: " + e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      problems.add(
+          source.describe()
+              + " cannot be used: "
+              + e
+              + "; check that it is a class generated by the Thrift compiler that matches the"
+              + " libthrift on the classpath");
+    }
+    return null;
+  }
+
+  private static void checkProtoClass(
+      IngestionOptions options,
+      @Nullable StorageFormat format,
+      @Nullable EventSchemas schemas,
+      List<String> problems) {
+    boolean protoClassSet = isSet(options.getProtoClassName());
+    if (format != StorageFormat.PROTO_MESSAGE) {
+      if (protoClassSet) {
+        problems.add(
+            "--protoClassName applies only to --formatToStore=PROTO_MESSAGE: remove it, or set"
+                + " that format");
+      }
+      return;
+    }
+    if (schemas == null) {
+      return; // the struct problem is reported already
+    }
+    try {
+      schemas.protoClass(options.getProtoClassName());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      problems.add("--protoClassName=" + options.getProtoClassName() + " cannot be used: " + e);
+    }
+  }
+
+  private static void checkUdf(IngestionOptions options, List<String> problems) {
+    if (isSet(options.getUdfClassName())) {
+      try {
+        EventTransforms.load(options.getUdfClassName());
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      } catch (RuntimeException | LinkageError e) {
+        problems.add("--udfClassName=" + options.getUdfClassName() + " cannot be loaded: " + e);
+      }
+    }
+  }
+
+  /** Checks both tables; returns the dead-letter table, or null when it cannot be known. */
+  private static @Nullable String checkTables(IngestionOptions options, List<String> problems) {
+    TableReference output = parseTable(options.getOutputTable(), "--outputTable", problems);
+    if (output == null) {
+      return null;
+    }
+    String deadLetterTable =
+        DeadLetterTables.resolve(options.getDeadLetterTable(), options.getOutputTable());
+    TableReference deadLetter = parseTable(deadLetterTable, "--deadLetterTable", problems);
+    if (deadLetter != null && sameTable(options, output, deadLetter)) {
+      problems.add(
+          "--deadLetterTable is the output table "
+              + options.getOutputTable()
+              + ": dead letters have their own schema; name another table or leave"
+              + " --deadLetterTable unset for "
+              + options.getOutputTable().trim()
+              + DeadLetterTables.DEFAULT_SUFFIX);
+    }
+    return deadLetterTable;
+  }
+
+  private static @Nullable TableReference parseTable(
+      @Nullable String spec, String option, List<String> problems) {
+    if (!isSet(spec)) {
+      problems.add(option + " is empty: set it to PROJECT:DATASET.TABLE or DATASET.TABLE");
+      return null;
+    }
+    try {
+      return BigQueryHelpers.parseTableSpec(spec.trim());
+    } catch (IllegalArgumentException e) {
+      problems.add(
+          option
+              + "="
+              + spec
+              + " is not a table: use PROJECT:DATASET.TABLE, PROJECT.DATASET.TABLE or"
+              + " DATASET.TABLE");
+      return null;
+    }
+  }
+
+  private static boolean sameTable(
+      IngestionOptions options, TableReference first, TableReference second) {
+    String defaultProject =
+        isSet(options.getBigQueryProject()) ? options.getBigQueryProject() : options.getProject();
+    String firstProject = isSet(first.getProjectId()) ? first.getProjectId() : defaultProject;
+    String secondProject = isSet(second.getProjectId()) ? second.getProjectId() : defaultProject;
+    return Objects.equals(firstProject, secondProject)
+        && first.getDatasetId().equals(second.getDatasetId())
+        && first.getTableId().equals(second.getTableId());
+  }
+
+  /** The layout of a created table; NONE when there is none or it cannot be checked. */
+  private static TableLayout checkTableLayout(
+      IngestionOptions options, @Nullable EventSchemas schemas, List<String> problems) {
+    boolean anyLayout =
+        isSet(options.getPartitionType())
+            || isSet(options.getPartitionField())
+            || isSet(options.getClusteringFields());
+    if (!anyLayout || schemas == null) {
+      return TableLayout.NONE; // without schemas the struct problem is reported already
+    }
+    try {
+      return TableLayout.parse(
+          options.getPartitionType(),
+          options.getPartitionField(),
+          options.getClusteringFields(),
+          schemas.tableSchema());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return TableLayout.NONE;
+    }
+  }
+
+  static void checkKeepPayload(
+      boolean keepPayload,
+      @Nullable StorageFormat format,
+      Set<StorageFormat> supported,
+      List<String> problems) {
+    if (keepPayload && format != null && !supported.contains(format)) {
+      List<String> names = new ArrayList<>();
+      for (StorageFormat each : supported) {
+        names.add(each.name());
+      }
+      problems.add(
+          "--keepPayloadForWriteFailures=true is not supported with --formatToStore="
+              + format
+              + ": its write path cannot carry the Thrift bytes to BigQueryIO's fail-safe row."
+              + " Use --formatToStore="
+              + String.join(" or ", names)
+              + ", or drop --keepPayloadForWriteFailures (rejected rows are then dead-lettered as"
+              + " JSON)");
+    }
+  }
+
+  private static void checkPositive(@Nullable Integer value, String option, List<String> problems) {
+    if (value == null || value <= 0) {
+      problems.add(option + "=" + value + " must be a positive number");
+    }
+  }
+
+  private static boolean isSet(@Nullable String value) {
+    return value != null && !value.isBlank();
+  }
+
+  private static @Nullable String blankToNull(@Nullable String value) {
+    return isSet(value) ? value.trim() : null;
+  }
+}

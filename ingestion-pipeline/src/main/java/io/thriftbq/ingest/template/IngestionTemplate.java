@@ -1,0 +1,126 @@
+package io.thriftbq.ingest.template;
+
+import static io.thriftbq.template.TemplateParameter.ParamType.BIGQUERY_TABLE;
+import static io.thriftbq.template.TemplateParameter.ParamType.BOOLEAN;
+import static io.thriftbq.template.TemplateParameter.ParamType.ENUM;
+import static io.thriftbq.template.TemplateParameter.ParamType.NUMBER;
+import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_SUBSCRIPTION;
+import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
+import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
+
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.template.TemplateParameter;
+import io.thriftbq.template.TemplateSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The ingestion pipeline's flex template: the console details of each option. Help texts, defaults
+ * and enum values are the options' own ({@link IngestionOptions}); {@code
+ * src/main/flex-template/metadata.json} is generated from both ({@code scripts/generate-docs.sh}).
+ */
+public final class IngestionTemplate {
+  private static final String SOURCE = "Source";
+  private static final String DECODING = "Decoding";
+  private static final String OUTPUT = "Output";
+  private static final String TUNING = "Tuning";
+  private static final String JAVA_CLASS = "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$";
+  private static final String TABLE = "^([^:]+:)?[^.]+\\.[^.]+$";
+  private static final String POSITIVE = "^[1-9][0-9]*$";
+
+  /** Beam's own options that the tuning steps set; they are template parameters too. */
+  public static final List<String> BEAM_TUNING_OPTIONS =
+      List.of(
+          "numStreamingKeys",
+          "storageWriteApiTriggeringFrequencySec",
+          "numStorageWriteApiStreams",
+          "useStorageApiConnectionPool");
+
+  public static final TemplateSpec SPEC =
+      new TemplateSpec(
+          "Thrift events from Pub/Sub to BigQuery",
+          "Reads Apache Thrift events from a Pub/Sub subscription or topic, decodes them with the"
+              + " given Thrift class, converts them to TableRow, Beam Row, Avro GenericRecord or a"
+              + " protocol buffer message, and writes them to BigQuery with streaming inserts or the"
+              + " Storage Write API (exactly-once or at-least-once). Events that cannot be decoded,"
+              + " transformed, converted or written go to a dead-letter table.",
+          IngestionOptions.class,
+          List.of(
+              TemplateParameter.of(
+                      "subscription", "Pub/Sub input subscription", SOURCE, PUBSUB_SUBSCRIPTION)
+                  .withRegex("^projects/[^/]+/subscriptions/[^/]+$"),
+              TemplateParameter.of("inputTopic", "Pub/Sub input topic", SOURCE, PUBSUB_TOPIC)
+                  .withRegex("^projects/[^/]+/topics/[^/]+$"),
+              TemplateParameter.of("thriftClassName", "Thrift event class", DECODING, TEXT)
+                  .withRegex(JAVA_CLASS),
+              TemplateParameter.of("thriftProtocol", "Thrift protocol", DECODING, ENUM)
+                  .withEnumLabels(
+                      Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
+              TemplateParameter.of(
+                      "maxThriftStringBytes", "Largest Thrift string (bytes)", DECODING, NUMBER)
+                  .withRegex(POSITIVE),
+              TemplateParameter.of(
+                      "maxThriftContainerElements",
+                      "Largest Thrift container (elements)",
+                      DECODING,
+                      NUMBER)
+                  .withRegex(POSITIVE),
+              TemplateParameter.of("udfClassName", "Event transform class", DECODING, TEXT)
+                  .withRegex(JAVA_CLASS),
+              TemplateParameter.of("outputTable", "BigQuery output table", OUTPUT, BIGQUERY_TABLE)
+                  .withRegex(TABLE),
+              TemplateParameter.of(
+                      "deadLetterTable", "BigQuery dead-letter table", OUTPUT, BIGQUERY_TABLE)
+                  .withRegex(TABLE),
+              TemplateParameter.of(
+                  "keepPayloadForWriteFailures",
+                  "Keep the Thrift bytes of rows BigQuery rejects",
+                  OUTPUT,
+                  BOOLEAN),
+              TemplateParameter.of("formatToStore", "Format handed to BigQueryIO", OUTPUT, ENUM)
+                  .withEnumLabels(
+                      Map.of(
+                          "TABLE_ROW", "TableRow",
+                          "BEAM_ROW", "Beam Row",
+                          "AVRO_GENERIC_RECORD", "Avro GenericRecord",
+                          "PROTO_MESSAGE", "Generated protocol buffer message")),
+              TemplateParameter.of("protoClassName", "Generated message class", OUTPUT, TEXT)
+                  .withRegex(JAVA_CLASS),
+              TemplateParameter.of("bigQueryWriteMethod", "BigQuery write method", OUTPUT, ENUM)
+                  .withEnumLabels(
+                      Map.of(
+                          "STREAMING_INSERTS", "Streaming inserts",
+                          "STORAGE_WRITE_API", "Storage Write API, exactly-once",
+                          "STORAGE_API_AT_LEAST_ONCE", "Storage Write API, at-least-once")),
+              TemplateParameter.of("createTable", "Create the tables", OUTPUT, BOOLEAN),
+              TemplateParameter.of("partitionType", "Partitioning of a created table", OUTPUT, TEXT)
+                  .withRegex("^(DAY|HOUR|MONTH|YEAR)?$"),
+              TemplateParameter.of("partitionField", "Partitioning column", OUTPUT, TEXT),
+              TemplateParameter.of("clusteringFields", "Clustering columns", OUTPUT, TEXT),
+              TemplateParameter.of(
+                  "includePubsubMessageId", "Add the message id column", OUTPUT, BOOLEAN),
+              TemplateParameter.of(
+                  "includePublishTime", "Add the publish time column", OUTPUT, BOOLEAN),
+              TemplateParameter.of(
+                  "includeAttributes", "Add the attributes column", OUTPUT, BOOLEAN),
+              TemplateParameter.of("eventTimeAttribute", "Event-time attribute", OUTPUT, TEXT),
+              TemplateParameter.of("enableBigQueryAutoshard", "Auto-sharding", TUNING, BOOLEAN),
+              TemplateParameter.of("numStreamingKeys", "Streaming insert keys", TUNING, NUMBER)
+                  .withRegex(POSITIVE),
+              TemplateParameter.of(
+                      "storageWriteApiTriggeringFrequencySec",
+                      "Storage Write API triggering frequency (s)",
+                      TUNING,
+                      NUMBER)
+                  .withRegex(POSITIVE),
+              TemplateParameter.of(
+                      "numStorageWriteApiStreams", "Storage Write API streams", TUNING, NUMBER)
+                  .withRegex("^[0-9]+$"),
+              TemplateParameter.of(
+                  "useStorageApiConnectionPool",
+                  "Storage Write API connection pool",
+                  TUNING,
+                  BOOLEAN)));
+
+  private IngestionTemplate() {}
+}
