@@ -50,7 +50,9 @@ public final class LocalRunConfig {
         "the ingestion pipeline on the DirectRunner with one tuning step's configuration, and the",
         "data generator for a bounded number of events; then reports what arrived.",
         "",
-        "  --step N                tuning step 1..7 (default 7); see docs/LOCAL.md for the table",
+        "  --step N                tuning step "
+            + TuningStep.range()
+            + " (default 7); see docs/LOCAL.md for the table",
         "  --events N              events the generator publishes (default 2000)",
         "  --rate N                generator rate, events/s (default 500)",
         "  --bad-ratio R           malformed messages to mix in, as a fraction of --events",

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -55,11 +54,12 @@ public final class TuningStep {
         return step;
       }
     }
-    throw new IllegalArgumentException(
-        "--step must be one of "
-            + STEPS.stream().map(s -> String.valueOf(s.number)).collect(Collectors.joining(", "))
-            + ", got "
-            + number);
+    throw new IllegalArgumentException("--step must be " + range() + ", got " + number);
+  }
+
+  /** The step numbers as {@code FIRST..LAST}; the table numbers its steps 1, 2, 3, ... */
+  public static String range() {
+    return STEPS.get(0).number + ".." + STEPS.get(STEPS.size() - 1).number;
   }
 
   public int number() {
@@ -220,6 +220,10 @@ public final class TuningStep {
               columns[3],
               columns[4],
               Arrays.asList(columns[5].trim().split(" ")));
+      if (step.number != steps.size() + 1) {
+        throw new IllegalStateException(
+            RESOURCE + ": steps are numbered 1, 2, 3, ... in order; got " + step.number);
+      }
       step.writeMethod(); // fail on load, not mid-run, when a step lacks its method or format
       step.format();
       steps.add(step);

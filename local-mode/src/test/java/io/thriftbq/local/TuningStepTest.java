@@ -1,6 +1,7 @@
 package io.thriftbq.local;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
@@ -11,6 +12,8 @@ import io.thriftbq.ingest.IngestionPipeline;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
+import java.io.BufferedReader;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -87,5 +90,23 @@ public class TuningStepTest {
               .as(IngestionOptions.class);
       assertNotNull(step.describe(), IngestionPipeline.buildPipeline(options));
     }
+  }
+
+  @Test
+  public void aTableWithAGapOrAMissingColumnFailsOnLoad() {
+    String row2 =
+        "2\tname\ttitle\tsetting\tlesson\t--bigQueryWriteMethod=STREAMING_INSERTS"
+            + " --formatToStore=TABLE_ROW\n";
+    IllegalStateException gap =
+        assertThrows(
+            IllegalStateException.class,
+            () -> TuningStep.parse(new BufferedReader(new StringReader("# header\n" + row2))));
+    assertThat(gap.getMessage(), containsString("numbered 1, 2, 3"));
+    IllegalStateException columns =
+        assertThrows(
+            IllegalStateException.class,
+            () -> TuningStep.parse(new BufferedReader(new StringReader("1\tname\ttitle\n"))));
+    assertThat(columns.getMessage(), containsString("expected 6 tab-separated columns"));
+    assertEquals("1.." + TuningStep.all().size(), TuningStep.range());
   }
 }

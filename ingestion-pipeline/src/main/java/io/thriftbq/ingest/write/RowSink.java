@@ -81,10 +81,10 @@ public abstract class RowSink<R> implements Serializable {
 
   /**
    * Whether the write can take {@link RowWithPayload} elements and hand a rejected one back as its
-   * {@link FailsafeRow}.
+   * {@link FailsafeRow}: true exactly for the sinks that implement {@link #writeKeepingPayload}.
    */
   public boolean canKeepPayload() {
-    return true;
+    return false;
   }
 
   /** {@link #write} for {@link RowWithPayload} elements, with BigQueryIO's fail-safe function. */
@@ -122,6 +122,11 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
+    public boolean canKeepPayload() {
+      return true;
+    }
+
+    @Override
     BigQueryIO.Write<RowWithPayload<TableRow>> writeKeepingPayload(EventSchemas schemas) {
       return BigQueryIO.<RowWithPayload<TableRow>>write()
           .withFormatFunction(new RowOf<>())
@@ -154,6 +159,11 @@ public abstract class RowSink<R> implements Serializable {
     @Override
     BigQueryIO.Write<Row> write(EventSchemas schemas) {
       return BigQueryIO.<Row>write().useBeamSchema();
+    }
+
+    @Override
+    public boolean canKeepPayload() {
+      return true;
     }
 
     @Override
@@ -204,6 +214,11 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
+    public boolean canKeepPayload() {
+      return true;
+    }
+
+    @Override
     BigQueryIO.Write<RowWithPayload<GenericRecord>> writeKeepingPayload(EventSchemas schemas) {
       return BigQueryIO.<RowWithPayload<GenericRecord>>write()
           .withAvroFormatFunction(new AvroRecordOf())
@@ -236,11 +251,6 @@ public abstract class RowSink<R> implements Serializable {
     @Override
     public RowSink<?> forMethod(WriteMethod method) {
       return method == WriteMethod.STREAMING_INSERTS ? new TableRows() : this;
-    }
-
-    @Override
-    public boolean canKeepPayload() {
-      return false;
     }
 
     @Override
