@@ -37,8 +37,8 @@ import org.apache.thrift.protocol.TBinaryProtocol;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fuzz tests of the Thrift converters (sample {@link Event}, binary protocol). The property: any
- * payload ends as a row or as a dead letter ({@link ThriftDecodeException} or {@link
+ * Fuzz tests of the Thrift converters (sample {@link Event}, binary and compact protocol). The
+ * property: any payload ends as a row or as a dead letter ({@link ThriftDecodeException} or {@link
  * ConversionException}) with a reason; never another exception, a hang, or an allocation far out of
  * proportion to the payload. Each input file is the raw Pub/Sub message data.
  *
@@ -68,9 +68,18 @@ class EventConverterFuzzTest {
   private static final EventConverter<TableRow> TABLE_ROWS =
       EventConverters.create(BINARY, StorageFormat.TABLE_ROW);
 
+  private static final EventConverter<TableRow> TABLE_ROWS_COMPACT =
+      EventConverters.create(
+          ConverterConfig.of(EVENT, ThriftProtocol.COMPACT, MetadataColumns.NONE),
+          StorageFormat.TABLE_ROW);
+
   /** Real events from the data generator: default shape, and small complete ones. */
   static Stream<byte[]> binaryEvents() {
     return generatorSeeds(ThriftProtocol.BINARY);
+  }
+
+  static Stream<byte[]> compactEvents() {
+    return generatorSeeds(ThriftProtocol.COMPACT);
   }
 
   static Stream<byte[]> generatorSeeds(ThriftProtocol protocol) {
@@ -100,6 +109,20 @@ class EventConverterFuzzTest {
   @FuzzTest(maxDuration = "5m")
   void tableRowBinary(byte[] payload) {
     Callable<TableRow> convert = () -> TABLE_ROWS.fromBytes(payload, METADATA);
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    Outcome<TableRow> outcome = Outcome.of(convert);
+    assertAllocationInProportion(
+        THREADS.getCurrentThreadAllocatedBytes() - before, convert, payload);
+    if (outcome.row != null) {
+      assertFalse(outcome.row.isEmpty(), "a row without columns");
+    }
+  }
+
+  /** The compact protocol has its own varint and size decoding: the same property, fuzzed apart. */
+  @MethodSource("compactEvents")
+  @FuzzTest(maxDuration = "5m")
+  void tableRowCompact(byte[] payload) {
+    Callable<TableRow> convert = () -> TABLE_ROWS_COMPACT.fromBytes(payload, METADATA);
     long before = THREADS.getCurrentThreadAllocatedBytes();
     Outcome<TableRow> outcome = Outcome.of(convert);
     assertAllocationInProportion(
