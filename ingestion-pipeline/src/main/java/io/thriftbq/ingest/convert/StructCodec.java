@@ -31,6 +31,14 @@ final class StructCodec<S> implements ValueCodec {
   /** Unknown fields are skipped; this bounds how deep a hostile payload can make the skip go. */
   private static final int MAX_SKIP_DEPTH = 64;
 
+  /**
+   * The most list, set or map slots reserved before reading the elements. A container header only
+   * declares its size: for struct elements libthrift cannot check it against the bytes left (their
+   * minimum size is 0 to it), so a 50-byte message declaring a million structs would otherwise
+   * reserve megabytes before failing. Larger containers grow as elements arrive.
+   */
+  static final int MAX_PREALLOCATED_ELEMENTS = 256;
+
   private final ThriftStruct struct;
   private final RowFormat<?, S> format;
   private final S shape;
@@ -60,6 +68,10 @@ final class StructCodec<S> implements ValueCodec {
   private static final int SCALAR_DOUBLE = 6;
   private static final int SCALAR_STRING = 7;
   private static final int SCALAR_UTF8 = 8;
+
+  static int initialCapacity(int declaredSize) {
+    return Math.min(Math.max(declaredSize, 0), MAX_PREALLOCATED_ELEMENTS);
+  }
 
   private static int scalarKind(ValueCodec codec) {
     if (codec instanceof StringCodec) {
@@ -546,7 +558,7 @@ final class StructCodec<S> implements ValueCodec {
                 + " where the IDL says "
                 + element.wireType());
       }
-      List<Object> values = new ArrayList<>(size);
+      List<Object> values = new ArrayList<>(initialCapacity(size));
       for (int i = 0; i < size; i++) {
         values.add(wrap(readValue(element, elementScalar, in)));
       }
@@ -614,7 +626,7 @@ final class StructCodec<S> implements ValueCodec {
                 + "/"
                 + value.wireType());
       }
-      List<Object> entries = new ArrayList<>(header.size);
+      List<Object> entries = new ArrayList<>(initialCapacity(header.size));
       for (int i = 0; i < header.size; i++) {
         Object k = readValue(key, keyScalar, in);
         Object v = readValue(value, valueScalar, in);

@@ -1,0 +1,298 @@
+package io.thriftbq.ingest.convert;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.google.api.services.bigquery.model.TableRow;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Message;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.datagen.GeneratorConfig;
+import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.sample.Event;
+import io.thriftbq.sample.proto.EventRow;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.beam.sdk.io.gcp.bigquery.AvroGenericRecordToStorageApiProto;
+import org.apache.beam.sdk.io.gcp.bigquery.BeamRowToStorageApiProto;
+import org.apache.beam.sdk.io.gcp.bigquery.TableRowToStorageApiProto;
+import org.apache.beam.sdk.values.Row;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TException;
+import org.apache.thrift.TSerializer;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Fuzz tests of the Thrift converters (sample {@link Event}, binary and compact protocol). The
+ * property: any payload ends as a row or as a dead letter ({@link ThriftDecodeException} or {@link
+ * ConversionException}) with a reason; never another exception, a hang, or an allocation far out of
+ * proportion to the payload. Each input file is the raw Pub/Sub message data.
+ *
+ * <p>Regression mode (every {@code ./mvnw verify}) replays {@code
+ * src/test/resources/io/thriftbq/ingest/convert/EventConverterFuzzTestInputs/<method>/**} and the
+ * generator seeds below; fuzzing: docs/FUZZING.md.
+ */
+class EventConverterFuzzTest {
+  private static final String EVENT = Event.class.getName();
+  private static final EventMetadata METADATA =
+      new EventMetadata("msg-1", 1_763_000_000_123L, Map.of("a", "b"));
+
+  /**
+   * Heuristic allocation bound: a decoded value costs a few dozen bytes of objects per wire byte at
+   * most (a one-byte bool or an empty string becomes a boxed value in a list and a row cell).
+   */
+  private static final long ALLOCATION_PER_PAYLOAD_BYTE = 512;
+
+  private static final long ALLOCATION_SLACK = 2L * 1024 * 1024;
+
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  private static final ConverterConfig BINARY =
+      ConverterConfig.of(EVENT, ThriftProtocol.BINARY, MetadataColumns.NONE);
+
+  private static final EventConverter<TableRow> TABLE_ROWS =
+      EventConverters.create(BINARY, StorageFormat.TABLE_ROW);
+
+  private static final EventConverter<TableRow> TABLE_ROWS_COMPACT =
+      EventConverters.create(
+          ConverterConfig.of(EVENT, ThriftProtocol.COMPACT, MetadataColumns.NONE),
+          StorageFormat.TABLE_ROW);
+
+  /** Real events from the data generator: default shape, and small complete ones. */
+  static Stream<byte[]> binaryEvents() {
+    return generatorSeeds(ThriftProtocol.BINARY);
+  }
+
+  static Stream<byte[]> compactEvents() {
+    return generatorSeeds(ThriftProtocol.COMPACT);
+  }
+
+  static Stream<byte[]> generatorSeeds(ThriftProtocol protocol) {
+    List<byte[]> seeds = new ArrayList<>();
+    RandomEventGenerator typical =
+        new RandomEventGenerator(
+            GeneratorConfig.builder().className(EVENT).seed(1).protocol(protocol).build());
+    RandomEventGenerator small =
+        new RandomEventGenerator(
+            GeneratorConfig.builder()
+                .className(EVENT)
+                .seed(2)
+                .protocol(protocol)
+                .completeObjects(true)
+                .minStringLength(0)
+                .maxStringLength(4)
+                .maxCollectionSize(2)
+                .build());
+    for (long i = 0; i < 4; i++) {
+      seeds.add(typical.serialize(i));
+      seeds.add(small.serialize(i));
+    }
+    return seeds.stream();
+  }
+
+  @MethodSource("binaryEvents")
+  @FuzzTest(maxDuration = "5m")
+  void tableRowBinary(byte[] payload) {
+    Callable<TableRow> convert = () -> TABLE_ROWS.fromBytes(payload, METADATA);
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    Outcome<TableRow> outcome = Outcome.of(convert);
+    assertAllocationInProportion(
+        THREADS.getCurrentThreadAllocatedBytes() - before, convert, payload);
+    if (outcome.row != null) {
+      assertFalse(outcome.row.isEmpty(), "a row without columns");
+    }
+  }
+
+  /** The compact protocol has its own varint and size decoding: the same property, fuzzed apart. */
+  @MethodSource("compactEvents")
+  @FuzzTest(maxDuration = "5m")
+  void tableRowCompact(byte[] payload) {
+    Callable<TableRow> convert = () -> TABLE_ROWS_COMPACT.fromBytes(payload, METADATA);
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    Outcome<TableRow> outcome = Outcome.of(convert);
+    assertAllocationInProportion(
+        THREADS.getCurrentThreadAllocatedBytes() - before, convert, payload);
+    if (outcome.row != null) {
+      assertFalse(outcome.row.isEmpty(), "a row without columns");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Differential: every format and both decoding paths must agree on the same payload.
+
+  private static final EventSchemas SCHEMAS = EventSchemas.of(EVENT, MetadataColumns.NONE);
+  private static final Descriptor DESCRIPTOR = descriptor();
+  private static final TableRowToStorageApiProto.SchemaInformation SCHEMA_INFO =
+      schemaInformation();
+  private static final EventConverter<Row> ROWS =
+      EventConverters.create(BINARY, StorageFormat.BEAM_ROW);
+  private static final EventConverter<GenericRecord> RECORDS =
+      EventConverters.create(BINARY, StorageFormat.AVRO_GENERIC_RECORD);
+  private static final EventConverter<Message> MESSAGES =
+      EventConverters.create(
+          BINARY.withProtoClassName(EventRow.class.getName()), StorageFormat.PROTO_MESSAGE);
+
+  @MethodSource("binaryEvents")
+  @FuzzTest(maxDuration = "5m")
+  void allFormatsBinary(byte[] payload) {
+    // What each format would hand the Storage Write API, or the dead letter it would produce.
+    Outcome<ByteString> tableRow =
+        Outcome.of(() -> tableRowProto(TABLE_ROWS.fromBytes(payload, METADATA)));
+    Outcome<ByteString> row =
+        Outcome.of(
+            () ->
+                BeamRowToStorageApiProto.messageFromBeamRow(
+                        DESCRIPTOR, ROWS.fromBytes(payload, METADATA), null, -1)
+                    .toByteString());
+    Outcome<ByteString> avro =
+        Outcome.of(
+            () ->
+                AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
+                        DESCRIPTOR, RECORDS.fromBytes(payload, METADATA), null, -1)
+                    .toByteString());
+    Outcome<ByteString> proto =
+        Outcome.of(() -> MESSAGES.fromBytes(payload, METADATA).toByteString());
+    assertSame("BEAM_ROW", tableRow, row);
+    assertSame("AVRO_GENERIC_RECORD", tableRow, avro);
+    assertSame("PROTO_MESSAGE", tableRow, proto);
+
+    // The user-function path: decode to the Thrift object, then convert it. It must accept
+    // exactly the payloads the bytes path accepts. Its sets and maps come out in the object's
+    // (hash) order rather than the wire order, so its row is compared with the bytes path on the
+    // object re-serialized, which has that same order.
+    Outcome<TBase<?, ?>> decoded = Outcome.of(() -> TABLE_ROWS.decode(payload));
+    assertEquals(
+        tableRow.describe(),
+        decoded.describe(),
+        "decode() disagrees with fromBytes() on whether the payload is a row");
+    if (decoded.row != null) {
+      byte[] reserialized = serialize(decoded.row);
+      Outcome<ByteString> viaObject =
+          Outcome.of(() -> tableRowProto(TABLE_ROWS.fromEvent(decoded.row, METADATA)));
+      Outcome<ByteString> viaBytes =
+          Outcome.of(() -> tableRowProto(TABLE_ROWS.fromBytes(reserialized, METADATA)));
+      assertSame("decode() + fromEvent()", viaBytes, viaObject);
+    }
+  }
+
+  private static byte[] serialize(TBase<?, ?> event) {
+    try {
+      return new TSerializer(new TBinaryProtocol.Factory()).serialize(event);
+    } catch (TException e) {
+      throw new AssertionError("a decoded event does not serialize", e);
+    }
+  }
+
+  private static void assertSame(
+      String what, Outcome<ByteString> expected, Outcome<ByteString> actual) {
+    assertEquals(
+        expected.describe(),
+        actual.describe(),
+        what + " disagrees with TABLE_ROW on whether the payload is a row");
+    assertEquals(expected.row, actual.row, what + " gives another row than TABLE_ROW");
+  }
+
+  private static ByteString tableRowProto(TableRow row) throws Exception {
+    return TableRowToStorageApiProto.messageFromTableRow(
+            SCHEMA_INFO, DESCRIPTOR, row, false, false, null, null, -1)
+        .toByteString();
+  }
+
+  private static Descriptor descriptor() {
+    try {
+      return TableRowToStorageApiProto.getDescriptorFromTableSchema(
+          SCHEMAS.tableSchema(), true, false);
+    } catch (Exception e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private static TableRowToStorageApiProto.SchemaInformation schemaInformation() {
+    try {
+      return TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
+          TableRowToStorageApiProto.schemaToProtoTableSchema(SCHEMAS.tableSchema()));
+    } catch (Exception e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Fails if converting {@code payload} allocates far more than its size. The first run of a new
+   * code path also loads (and, when fuzzing, instruments) classes on this thread, which shows up as
+   * allocation; so an input over the limit is converted again, and only that second run counts.
+   */
+  private static void assertAllocationInProportion(
+      long allocated, Callable<?> convert, byte[] payload) {
+    long limit = ALLOCATION_PER_PAYLOAD_BYTE * payload.length + ALLOCATION_SLACK;
+    if (allocated > limit) {
+      allocated = allocation(convert);
+    }
+    assertTrue(
+        allocated <= limit,
+        "decoding "
+            + payload.length
+            + " bytes allocated "
+            + allocated
+            + " bytes (limit "
+            + limit
+            + ")");
+  }
+
+  private static long allocation(Callable<?> convert) {
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    Outcome.of(convert);
+    return THREADS.getCurrentThreadAllocatedBytes() - before;
+  }
+
+  /**
+   * A row, or a dead letter: the only exceptions a converter may throw. Anything else (including
+   * Errors such as StackOverflowError) propagates and is a finding.
+   */
+  private static final class Outcome<T> {
+    final T row;
+    final Exception deadLetter;
+
+    private Outcome(T row, Exception deadLetter) {
+      this.row = row;
+      this.deadLetter = deadLetter;
+    }
+
+    static <T> Outcome<T> of(Callable<T> convert) {
+      T row;
+      try {
+        row = convert.call();
+      } catch (ThriftDecodeException | ConversionException e) {
+        assertNotNull(e.getMessage(), "a dead letter without a reason");
+        assertFalse(e.getMessage().isBlank(), "a dead letter without a reason");
+        return new Outcome<>(null, e);
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        // Checked exceptions of the sink-side conversion (not a dead letter of ours).
+        throw new AssertionError("unexpected checked exception", e);
+      }
+      return new Outcome<>(Objects.requireNonNull(row, "converter returned null"), null);
+    }
+
+    String describe() {
+      return row != null ? "row" : "dead letter";
+    }
+  }
+}
