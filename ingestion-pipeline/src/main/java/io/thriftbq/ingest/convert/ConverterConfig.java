@@ -1,16 +1,22 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.options.InvalidUtf8;
+import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftSource;
 import java.io.Serializable;
+import java.util.Objects;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Everything needed to build an {@link EventConverter}; {@code protoClassName} only for the
  * PROTO_MESSAGE format. Small and serializable, so DoFns carry it and build the heavy converter
  * once per instance.
+ *
+ * @param unknownEnumValues what every format does with an enum number the IDL does not name
+ * @param invalidUtf8 what every format does with a string field that is not valid UTF-8
  */
 public record ConverterConfig(
     ThriftSource source,
@@ -18,7 +24,9 @@ public record ConverterConfig(
     int maxStringBytes,
     int maxContainerElements,
     MetadataColumns metadataColumns,
-    @Nullable String protoClassName)
+    @Nullable String protoClassName,
+    UnknownEnumValues unknownEnumValues,
+    InvalidUtf8 invalidUtf8)
     implements Serializable {
 
   public static final int DEFAULT_MAX_STRING_BYTES = 10 * 1024 * 1024;
@@ -28,6 +36,8 @@ public record ConverterConfig(
     if (maxStringBytes <= 0 || maxContainerElements <= 0) {
       throw new IllegalArgumentException("Thrift size limits must be positive");
     }
+    Objects.requireNonNull(unknownEnumValues, "unknownEnumValues");
+    Objects.requireNonNull(invalidUtf8, "invalidUtf8");
   }
 
   /** Defaults for a generated class, handy in tests and benchmarks. */
@@ -39,13 +49,48 @@ public record ConverterConfig(
         DEFAULT_MAX_STRING_BYTES,
         DEFAULT_MAX_CONTAINER_ELEMENTS,
         metadataColumns,
-        null);
+        null,
+        UnknownEnumValues.KEEP,
+        InvalidUtf8.DEAD_LETTER);
   }
 
   /** The same configuration for the PROTO_MESSAGE format with generated class {@code name}. */
   public ConverterConfig withProtoClassName(String name) {
     return new ConverterConfig(
-        source, protocol, maxStringBytes, maxContainerElements, metadataColumns, name);
+        source,
+        protocol,
+        maxStringBytes,
+        maxContainerElements,
+        metadataColumns,
+        name,
+        unknownEnumValues,
+        invalidUtf8);
+  }
+
+  /** The same configuration with other decoding rules. */
+  public ConverterConfig withRules(UnknownEnumValues unknownEnums, InvalidUtf8 strings) {
+    return new ConverterConfig(
+        source,
+        protocol,
+        maxStringBytes,
+        maxContainerElements,
+        metadataColumns,
+        protoClassName,
+        unknownEnums,
+        strings);
+  }
+
+  /** The same configuration with other size limits. */
+  public ConverterConfig withLimits(int stringBytes, int containerElements) {
+    return new ConverterConfig(
+        source,
+        protocol,
+        stringBytes,
+        containerElements,
+        metadataColumns,
+        protoClassName,
+        unknownEnumValues,
+        invalidUtf8);
   }
 
   /** The schemas of the rows this configuration produces (cached per JVM). */

@@ -28,4 +28,13 @@ public interface EventConverter<T> {
    *     was cleared)
    */
   T fromEvent(TBase<?, ?> event, EventMetadata metadata);
+
+  /**
+   * Enum values the IDL does not name that this converter met since the last call (kept as {@code
+   * UNKNOWN_<n>} or refused, see {@link ConverterConfig#unknownEnumValues}); for the metrics.
+   */
+  long takeUnknownEnumValues();
+
+  /** String fields stored with U+FFFD since the last call ({@code --invalidUtf8=REPLACE}). */
+  long takeInvalidUtf8Replaced();
 }

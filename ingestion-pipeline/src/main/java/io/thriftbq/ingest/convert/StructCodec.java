@@ -40,6 +40,7 @@ final class StructCodec<S> implements ValueCodec {
   static final int MAX_PREALLOCATED_ELEMENTS = 256;
 
   private final ThriftStruct struct;
+  private final DecodingRules rules;
   private final RowFormat<?, S> format;
   private final S shape;
   private final int columnCount;
@@ -94,13 +95,13 @@ final class StructCodec<S> implements ValueCodec {
     return NOT_SCALAR;
   }
 
-  private static Object readValue(ValueCodec codec, int scalar, TProtocol in)
+  private static Object readValue(ValueCodec codec, int scalar, TProtocol in, DecodingRules rules)
       throws TException, ThriftDecodeException {
     switch (scalar) {
       case SCALAR_STRING:
-        return in.readString();
+        return StringCodec.readString(in, rules);
       case SCALAR_UTF8:
-        return Utf8Codec.readUtf8(in);
+        return Utf8Codec.readUtf8(in, rules);
       case SCALAR_I64:
         return in.readI64();
       case SCALAR_I32:
@@ -110,7 +111,7 @@ final class StructCodec<S> implements ValueCodec {
       case SCALAR_I8:
         return (long) in.readByte();
       case SCALAR_DOUBLE:
-        return in.readDouble();
+        return DoubleCodec.canonical(in.readDouble());
       case SCALAR_BOOL:
         return in.readBool();
       default:
@@ -118,8 +119,10 @@ final class StructCodec<S> implements ValueCodec {
     }
   }
 
-  StructCodec(ThriftStruct struct, RowFormat<?, S> format, S shape, int extraColumns) {
+  StructCodec(
+      ThriftStruct struct, RowFormat<?, S> format, S shape, int extraColumns, DecodingRules rules) {
     this.struct = struct;
+    this.rules = rules;
     this.format = format;
     this.shape = shape;
     List<ThriftField> fields = struct.fields();
@@ -130,7 +133,7 @@ final class StructCodec<S> implements ValueCodec {
     List<Integer> required = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       ThriftField field = fields.get(i);
-      ValueCodec codec = columnCodec(field.type(), format, shape, i);
+      ValueCodec codec = columnCodec(field.type(), format, shape, i, rules);
       slots[i] =
           new FieldSlot(i, field, field.fieldEnum(), codec, codec.wireType(), scalarKind(codec));
       min = Math.min(min, field.id());
@@ -196,7 +199,11 @@ final class StructCodec<S> implements ValueCodec {
         // A field from a newer IDL, or one whose type changed: Thrift's own readers skip it too.
         TProtocolUtil.skip(in, header.type, MAX_SKIP_DEPTH);
       } else {
-        values[slot.index()] = readValue(slot.codec(), slot.scalar(), in);
+        try {
+          values[slot.index()] = readValue(slot.codec(), slot.scalar(), in, rules);
+        } catch (InvalidFieldValueException e) {
+          throw e.inField(slot.field().name());
+        }
         if (slot.index() < 64) {
           seen |= 1L << slot.index();
         }
@@ -218,7 +225,8 @@ final class StructCodec<S> implements ValueCodec {
                 + " (wrong struct type, or a writer that skipped validation)");
       }
     }
-    if (struct.isUnion() && setCount > 1) {
+    if (struct.isUnion() && setCount != 1) {
+      // An empty union is what the generated code can read but never write again.
       throw new ThriftDecodeException(
           "Union " + struct.name() + " has " + setCount + " fields set; a union holds exactly one");
     }
@@ -276,9 +284,9 @@ final class StructCodec<S> implements ValueCodec {
 
   /** The codec of column {@code index} of the record {@code parentShape}. */
   static <S> ValueCodec columnCodec(
-      ThriftType type, RowFormat<?, S> format, S parentShape, int index) {
+      ThriftType type, RowFormat<?, S> format, S parentShape, int index, DecodingRules rules) {
     if (type instanceof ThriftType.MapOf map) {
-      return new MapCodec<>(map, format, format.childShape(parentShape, index));
+      return new MapCodec<>(map, format, format.childShape(parentShape, index), rules);
     }
     if (ThriftType.isRepeated(type)) {
       ThriftType element = ThriftType.elementOf(type);
@@ -286,15 +294,17 @@ final class StructCodec<S> implements ValueCodec {
       if (ColumnShape.needsWrapper(element)) {
         S wrapperShape = format.childShape(parentShape, index);
         return new ListCodec<>(
-            set, columnCodec(element, format, wrapperShape, 0), format, wrapperShape);
+            set, columnCodec(element, format, wrapperShape, 0, rules), format, wrapperShape, rules);
       }
-      return new ListCodec<>(set, columnCodec(element, format, parentShape, index), format, null);
+      return new ListCodec<>(
+          set, columnCodec(element, format, parentShape, index, rules), format, null, rules);
     }
     if (type instanceof ThriftType.StructRef ref) {
-      return new StructCodec<>(ref.struct(), format, format.childShape(parentShape, index), 0);
+      return new StructCodec<>(
+          ref.struct(), format, format.childShape(parentShape, index), 0, rules);
     }
     if (type instanceof ThriftType.EnumRef ref) {
-      return new EnumCodec(ref.enumType());
+      return new EnumCodec(ref.enumType(), rules);
     }
     ThriftType.Primitive primitive = (ThriftType.Primitive) type;
     return switch (primitive.kind()) {
@@ -304,8 +314,8 @@ final class StructCodec<S> implements ValueCodec {
       case I32 -> new IntCodec();
       case I64 -> new LongCodec();
       case DOUBLE -> new DoubleCodec();
-      case STRING -> format.stringsAsUtf8() ? new Utf8Codec() : new StringCodec();
-      case BINARY -> new BinaryCodec(format);
+      case STRING -> format.stringsAsUtf8() ? new Utf8Codec(rules) : new StringCodec(rules);
+      case BINARY -> new BinaryCodec(format, rules);
     };
   }
 
@@ -382,14 +392,23 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   private static final class DoubleCodec implements ValueCodec {
+    /**
+     * NaN as the one canonical NaN: a payload can carry any of 2^52 NaN bit patterns, which Thrift
+     * reads as they are but writes back canonical, so without this the same event would give other
+     * bytes through a user function (which may re-serialize) than straight from the wire.
+     */
+    static double canonical(double value) {
+      return value != value ? Double.NaN : value;
+    }
+
     @Override
     public Object read(TProtocol in) throws TException {
-      return in.readDouble();
+      return canonical(in.readDouble());
     }
 
     @Override
     public Object convert(Object value) {
-      return value;
+      return canonical((Double) value);
     }
 
     @Override
@@ -399,9 +418,31 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   private static final class StringCodec implements ValueCodec {
+    private final DecodingRules rules;
+
+    StringCodec(DecodingRules rules) {
+      this.rules = rules;
+    }
+
+    /**
+     * A string through the decoding rules. Read as binary rather than with readString: the
+     * protocols apply the string length limit to both alike only this way, and readString would
+     * repair malformed UTF-8 silently.
+     */
+    static String readString(TProtocol in, DecodingRules rules)
+        throws TException, InvalidFieldValueException {
+      java.nio.ByteBuffer buffer = in.readBinary();
+      if (buffer.hasArray()) {
+        return rules.string(
+            buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+      }
+      byte[] bytes = copy(buffer);
+      return rules.string(bytes, 0, bytes.length);
+    }
+
     @Override
-    public Object read(TProtocol in) throws TException {
-      return in.readString();
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      return readString(in, rules);
     }
 
     @Override
@@ -417,24 +458,34 @@ final class StructCodec<S> implements ValueCodec {
 
   /**
    * Strings kept as their UTF-8 bytes, for a format that writes UTF-8 anyway: no decoding into a
-   * String and encoding back. Only ASCII takes the shortcut; anything else goes through a String,
-   * so malformed UTF-8 is repaired exactly as Thrift's readString repairs it (each bad sequence
-   * becomes U+FFFD) and every format stores the same text.
+   * String and encoding back. Malformed UTF-8 goes through the {@link DecodingRules}, as in every
+   * other format: a dead letter, or (REPLACE) each bad sequence becomes U+FFFD.
    */
   private static final class Utf8Codec implements ValueCodec {
-    static byte[] readUtf8(TProtocol in) throws TException {
-      byte[] bytes = copy(in.readBinary());
+    private final DecodingRules rules;
+
+    Utf8Codec(DecodingRules rules) {
+      this.rules = rules;
+    }
+
+    static byte[] readUtf8(TProtocol in, DecodingRules rules)
+        throws TException, InvalidFieldValueException {
+      java.nio.ByteBuffer buffer = in.readBinary();
+      rules.checkLength(buffer.remaining());
+      byte[] bytes = copy(buffer);
       for (byte b : bytes) {
         if (b < 0) {
-          return new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+          return rules.acceptUtf8(bytes, 0, bytes.length)
+              ? bytes
+              : new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
         }
       }
       return bytes;
     }
 
     @Override
-    public Object read(TProtocol in) throws TException {
-      return readUtf8(in);
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      return readUtf8(in, rules);
     }
 
     @Override
@@ -470,14 +521,18 @@ final class StructCodec<S> implements ValueCodec {
 
   private static final class BinaryCodec implements ValueCodec {
     private final RowFormat<?, ?> format;
+    private final DecodingRules rules;
 
-    BinaryCodec(RowFormat<?, ?> format) {
+    BinaryCodec(RowFormat<?, ?> format, DecodingRules rules) {
       this.format = format;
+      this.rules = rules;
     }
 
     @Override
-    public Object read(TProtocol in) throws TException {
-      return format.bytes(copy(in.readBinary()));
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      java.nio.ByteBuffer buffer = in.readBinary();
+      rules.checkLength(buffer.remaining());
+      return format.bytes(copy(buffer));
     }
 
     @Override
@@ -499,16 +554,16 @@ final class StructCodec<S> implements ValueCodec {
 
   private static final class EnumCodec implements ValueCodec {
     private final ThriftEnum enumType;
+    private final DecodingRules rules;
 
-    EnumCodec(ThriftEnum enumType) {
+    EnumCodec(ThriftEnum enumType, DecodingRules rules) {
       this.enumType = enumType;
+      this.rules = rules;
     }
 
     @Override
-    public Object read(TProtocol in) throws TException {
-      // An unknown value reads as null, as the generated code's findByValue does; a required
-      // field then fails validation like it would there.
-      return enumType.nameOf(in.readI32());
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      return rules.enumName(enumType, in.readI32());
     }
 
     @Override
@@ -529,9 +584,16 @@ final class StructCodec<S> implements ValueCodec {
     private final int elementScalar;
     private final RowFormat<?, S> format;
     private final S wrapperShape;
+    private final DecodingRules rules;
 
-    ListCodec(boolean set, ValueCodec element, RowFormat<?, S> format, S wrapperShape) {
+    ListCodec(
+        boolean set,
+        ValueCodec element,
+        RowFormat<?, S> format,
+        S wrapperShape,
+        DecodingRules rules) {
       this.set = set;
+      this.rules = rules;
       this.element = element;
       this.elementScalar = scalarKind(element);
       this.format = format;
@@ -560,7 +622,7 @@ final class StructCodec<S> implements ValueCodec {
       }
       List<Object> values = new ArrayList<>(initialCapacity(size));
       for (int i = 0; i < size; i++) {
-        values.add(wrap(readValue(element, elementScalar, in)));
+        values.add(wrap(readValue(element, elementScalar, in, rules)));
       }
       if (set) {
         in.readSetEnd();
@@ -601,12 +663,14 @@ final class StructCodec<S> implements ValueCodec {
     private final int valueScalar;
     private final RowFormat<?, S> format;
     private final S entryShape;
+    private final DecodingRules rules;
 
-    MapCodec(ThriftType.MapOf type, RowFormat<?, S> format, S entryShape) {
+    MapCodec(ThriftType.MapOf type, RowFormat<?, S> format, S entryShape, DecodingRules rules) {
       this.format = format;
       this.entryShape = entryShape;
-      this.key = columnCodec(type.key(), format, entryShape, 0);
-      this.value = columnCodec(type.value(), format, entryShape, 1);
+      this.rules = rules;
+      this.key = columnCodec(type.key(), format, entryShape, 0, rules);
+      this.value = columnCodec(type.value(), format, entryShape, 1, rules);
       this.keyScalar = scalarKind(key);
       this.valueScalar = scalarKind(value);
     }
@@ -628,8 +692,8 @@ final class StructCodec<S> implements ValueCodec {
       }
       List<Object> entries = new ArrayList<>(initialCapacity(header.size));
       for (int i = 0; i < header.size; i++) {
-        Object k = readValue(key, keyScalar, in);
-        Object v = readValue(value, valueScalar, in);
+        Object k = readValue(key, keyScalar, in, rules);
+        Object v = readValue(value, valueScalar, in, rules);
         entries.add(format.record(entryShape, new Object[] {k, v}));
       }
       in.readMapEnd();

@@ -1,7 +1,7 @@
 package io.thriftbq.ingest.convert;
 
 /** The payload is not a valid serialized event of the configured struct and protocol. */
-public final class ThriftDecodeException extends Exception {
+public class ThriftDecodeException extends Exception {
   private static final long serialVersionUID = 1L;
 
   public ThriftDecodeException(String message) {

@@ -1,11 +1,13 @@
 package io.thriftbq.ingest.convert;
 
+import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftStruct;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,8 +15,10 @@ import java.util.Map;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolDecorator;
 import org.apache.thrift.transport.TMemoryInputTransport;
 import org.apache.thrift.transport.TTransportException;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The {@link EventConverter} for every format: one reusable transport and protocol, and a codec
@@ -24,6 +28,11 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final ThriftStruct struct;
   private final RowFormat<R, S> format;
   private final StructCodec<S> root;
+  private final DecodingRules rules;
+  private final ConverterConfig config;
+  private @Nullable DecodingRules objectRules;
+  private @Nullable StructCodec<S> objectCheck;
+  private @Nullable TProtocol objectProtocol;
   private final MetadataColumns metadataColumns;
   private final int firstMetadataColumn;
   private final S attributeShape;
@@ -37,7 +46,12 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.format = format;
     this.metadataColumns = config.metadataColumns();
     this.firstMetadataColumn = struct.fields().size();
-    this.root = new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count());
+    this.config = config;
+    this.rules =
+        new DecodingRules(
+            config.maxStringBytes(), config.unknownEnumValues(), config.invalidUtf8());
+    this.root =
+        new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), rules);
     this.attributeShape =
         metadataColumns.attributes()
             ? format.childShape(
@@ -73,12 +87,29 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     return format.record(format.rootShape(), withMetadata(values, metadata));
   }
 
+  /**
+   * Decodes into the generated object. The payload first goes through the same codec tree as {@link
+   * #fromBytes}, so that both paths refuse the same payloads for the same reasons: the generated
+   * reader would silently repair invalid UTF-8 and turn unknown enum values into null. Under {@code
+   * KEEP} an unknown enum value is still refused here, because the generated object cannot hold it.
+   */
   @Override
   public TBase<?, ?> decode(byte[] payload) throws ThriftDecodeException {
+    if (objectCheck == null) {
+      objectRules =
+          new DecodingRules(
+              config.maxStringBytes(), UnknownEnumValues.DEAD_LETTER, config.invalidUtf8());
+      objectProtocol = new JdkUtf8Strings(protocol);
+      objectCheck =
+          new StructCodec<>(
+              struct, format, format.rootShape(), metadataColumns.count(), objectRules);
+    }
     TBase<?, ?> event = struct.newInstance();
     try {
       reset(payload);
-      event.read(protocol);
+      objectCheck.readValues(protocol);
+      reset(payload);
+      event.read(objectProtocol);
       checkFullyConsumed();
       validate.invoke(event);
     } catch (ThriftDecodeException e) {
@@ -91,6 +122,30 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     return event;
   }
 
+  /**
+   * The generated reader's strings decoded as the codec tree decodes them (the JDK's UTF-8
+   * decoder), so that under {@code --invalidUtf8=REPLACE} both paths store the same text; libthrift
+   * repairs malformed sequences differently. The codec tree has checked the payload already.
+   */
+  private static final class JdkUtf8Strings extends TProtocolDecorator {
+    JdkUtf8Strings(TProtocol protocol) {
+      super(protocol);
+    }
+
+    @Override
+    public String readString() throws TException {
+      java.nio.ByteBuffer buffer = readBinary();
+      if (buffer.hasArray()) {
+        return new String(
+            buffer.array(),
+            buffer.arrayOffset() + buffer.position(),
+            buffer.remaining(),
+            StandardCharsets.UTF_8);
+      }
+      return StandardCharsets.UTF_8.decode(buffer).toString();
+    }
+  }
+
   /** Generated structs check required fields in validate(), which TBase does not declare. */
   private static MethodHandle validateMethod(ThriftStruct struct) {
     try {
@@ -100,6 +155,18 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
       throw new IllegalArgumentException(
           struct.structClass().getName() + " has no validate() method; is it Thrift-generated?", e);
     }
+  }
+
+  @Override
+  public long takeUnknownEnumValues() {
+    return rules.takeUnknownEnumValues()
+        + (objectRules == null ? 0 : objectRules.takeUnknownEnumValues());
+  }
+
+  @Override
+  public long takeInvalidUtf8Replaced() {
+    return rules.takeInvalidUtf8Replaced()
+        + (objectRules == null ? 0 : objectRules.takeInvalidUtf8Replaced());
   }
 
   @Override

@@ -43,6 +43,10 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
   private final Counter failedDecode = IngestionMetrics.failed(Stage.DECODE);
   private final Counter failedTransform = IngestionMetrics.failed(Stage.TRANSFORM);
   private final Counter failedConvert = IngestionMetrics.failed(Stage.CONVERT);
+  private final Counter unknownEnumValues =
+      IngestionMetrics.counter(IngestionMetrics.UNKNOWN_ENUM_VALUES);
+  private final Counter invalidUtf8Replaced =
+      IngestionMetrics.counter(IngestionMetrics.INVALID_UTF8_REPLACED);
 
   private transient EventConverter<R> converter;
   private transient @Nullable EventTransform udf;
@@ -70,6 +74,19 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     // classpath must fail the bundle loudly, never fall back to "no function".
     udf = udfClassName == null ? null : EventTransforms.load(udfClassName);
     eventClass = udf == null ? null : converterConfig.schemas().struct().structClass();
+  }
+
+  /** The converter counts what its decoding rules kept or replaced; reported once per bundle. */
+  @FinishBundle
+  public void finishBundle() {
+    long unknown = converter.takeUnknownEnumValues();
+    if (unknown != 0) {
+      unknownEnumValues.inc(unknown);
+    }
+    long replaced = converter.takeInvalidUtf8Replaced();
+    if (replaced != 0) {
+      invalidUtf8Replaced.inc(replaced);
+    }
   }
 
   @ProcessElement

@@ -43,6 +43,15 @@ public final class IngestionMetrics {
   /** Events the user function dropped by returning null. */
   public static final String FILTERED = "filtered";
 
+  /**
+   * Enum values the IDL does not name, kept as {@code UNKNOWN_<n>} or dead-lettered as {@code
+   * --unknownEnumValues} says.
+   */
+  public static final String UNKNOWN_ENUM_VALUES = "unknown_enum_values";
+
+  /** String fields that were not valid UTF-8 and were stored with U+FFFD ({@code REPLACE}). */
+  public static final String INVALID_UTF8_REPLACED = "invalid_utf8_replaced";
+
   /** Rows handed to BigQueryIO, counted just before the sink. */
   public static final String ROWS_TO_BIGQUERY = "rows_to_bigquery";
 

@@ -68,6 +68,26 @@ public interface IngestionOptions
   void setMaxThriftContainerElements(Integer value);
 
   @Description(
+      "What to do with an enum value the IDL does not name (a producer on a newer IDL): KEEP"
+          + " stores it as the string UNKNOWN_<number>; DEAD_LETTER sends the event to the"
+          + " dead-letter table. Counted in the unknown_enum_values metric either way. With"
+          + " --udfClassName the generated class cannot hold such a value, so it is a dead letter.")
+  @Default.Enum("KEEP")
+  UnknownEnumValues getUnknownEnumValues();
+
+  void setUnknownEnumValues(UnknownEnumValues value);
+
+  @Description(
+      "What to do with a string field that is not valid UTF-8 (BigQuery strings must be):"
+          + " DEAD_LETTER sends the event, with its raw bytes, to the dead-letter table; REPLACE"
+          + " stores each malformed sequence as U+FFFD and counts the field in the"
+          + " invalid_utf8_replaced metric.")
+  @Default.Enum("DEAD_LETTER")
+  InvalidUtf8 getInvalidUtf8();
+
+  void setInvalidUtf8(InvalidUtf8 value);
+
+  @Description(
       "Format the rows are handed to BigQueryIO in: TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD or"
           + " PROTO_MESSAGE (needs --protoClassName). All produce the same rows; they differ in"
           + " cost (see the tuning guide). PROTO_MESSAGE is the fastest with the Storage Write"

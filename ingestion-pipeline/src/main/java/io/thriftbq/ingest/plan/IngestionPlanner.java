@@ -74,6 +74,12 @@ final class IngestionPlanner {
     checkPositive(options.getMaxThriftStringBytes(), "--maxThriftStringBytes", problems);
     checkPositive(
         options.getMaxThriftContainerElements(), "--maxThriftContainerElements", problems);
+    if (options.getUnknownEnumValues() == null) {
+      problems.add("--unknownEnumValues is empty: set KEEP or DEAD_LETTER");
+    }
+    if (options.getInvalidUtf8() == null) {
+      problems.add("--invalidUtf8 is empty: set DEAD_LETTER or REPLACE");
+    }
 
     MetadataColumns metadataColumns =
         new MetadataColumns(
@@ -125,7 +131,9 @@ final class IngestionPlanner {
             options.getMaxThriftStringBytes(),
             options.getMaxThriftContainerElements(),
             metadataColumns,
-            blankToNull(options.getProtoClassName())),
+            blankToNull(options.getProtoClassName()),
+            Objects.requireNonNull(options.getUnknownEnumValues()),
+            Objects.requireNonNull(options.getInvalidUtf8())),
         format,
         keepPayload ? EventSink.keepingPayload(rows) : EventSink.of(rows),
         Objects.requireNonNull(write),

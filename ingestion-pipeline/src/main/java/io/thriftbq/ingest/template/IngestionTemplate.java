@@ -65,6 +65,17 @@ public final class IngestionTemplate {
                       DECODING,
                       NUMBER)
                   .withRegex(POSITIVE),
+              TemplateParameter.of(
+                      "unknownEnumValues", "Enum values the IDL does not name", DECODING, ENUM)
+                  .withEnumLabels(
+                      Map.of(
+                          "KEEP", "Keep as UNKNOWN_<number>",
+                          "DEAD_LETTER", "Dead-letter the event")),
+              TemplateParameter.of("invalidUtf8", "Strings that are not UTF-8", DECODING, ENUM)
+                  .withEnumLabels(
+                      Map.of(
+                          "DEAD_LETTER", "Dead-letter the event",
+                          "REPLACE", "Replace with U+FFFD and count")),
               TemplateParameter.of("udfClassName", "Event transform class", DECODING, TEXT)
                   .withRegex(JAVA_CLASS),
               TemplateParameter.of("outputTable", "BigQuery output table", OUTPUT, BIGQUERY_TABLE)

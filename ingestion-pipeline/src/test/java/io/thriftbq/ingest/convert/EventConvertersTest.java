@@ -16,12 +16,18 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.schema.ProtoSchemas;
+import io.thriftbq.sample.Device;
 import io.thriftbq.sample.Event;
+import io.thriftbq.sample.EventType;
+import io.thriftbq.sample.Platform;
 import io.thriftbq.sample.Product;
+import io.thriftbq.sample.Session;
 import io.thriftbq.sample.proto.EventRowWithMetadata;
 import io.thriftbq.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
@@ -44,7 +50,12 @@ import org.apache.beam.sdk.io.gcp.bigquery.TableRowToStorageApiProto;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.Row;
 import org.apache.thrift.TBase;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -89,9 +100,12 @@ public class EventConvertersTest {
         : TestEvents.allTypes(random);
   }
 
+  private ConverterConfig config() {
+    return ConverterConfig.of(className, protocol, MetadataColumns.ALL);
+  }
+
   private <T> EventConverter<T> converter(StorageFormat format) {
-    return EventConverters.create(
-        ConverterConfig.of(className, protocol, MetadataColumns.ALL), format);
+    return EventConverters.create(config(), format);
   }
 
   private ByteString tableRowProto(TableRow row) throws Exception {
@@ -117,7 +131,10 @@ public class EventConvertersTest {
    * test struct, which has no generated class, a DynamicMessage over the same derived descriptor.
    */
   private EventConverter<Message> protoConverter() throws Exception {
-    ConverterConfig config = ConverterConfig.of(className, protocol, MetadataColumns.ALL);
+    return protoConverter(config());
+  }
+
+  private EventConverter<Message> protoConverter(ConverterConfig config) throws Exception {
     if (className.equals(Event.class.getName())) {
       return EventConverters.create(
           config.withProtoClassName(EventRowWithMetadata.class.getName()),
@@ -176,28 +193,267 @@ public class EventConvertersTest {
     }
   }
 
+  /** With {@code --invalidUtf8=REPLACE}: every format stores the same repaired text. */
   @Test
   public void nonAsciiAndMalformedUtf8StringsGiveTheSameRowInEveryFormat() throws Exception {
     assumeTrue("needs the sample event's string fields", className.equals(Event.class.getName()));
+    ConverterConfig replace = config().withRules(UnknownEnumValues.KEEP, InvalidUtf8.REPLACE);
+    EventConverter<TableRow> tableRows = EventConverters.create(replace, StorageFormat.TABLE_ROW);
+    EventConverter<Row> rows = EventConverters.create(replace, StorageFormat.BEAM_ROW);
+    EventConverter<Message> messages = protoConverter(replace);
+    byte[] payload = malformedUtf8Event();
+    ByteString expected = tableRowProto(tableRows.fromBytes(payload, METADATA));
+    assertEquals("counted", 1, tableRows.takeInvalidUtf8Replaced());
+    assertEquals("counted once", 0, tableRows.takeInvalidUtf8Replaced());
+    assertEquals(expected, rowProto(rows.fromBytes(payload, METADATA)));
+    assertEquals(expected, messages.fromBytes(payload, METADATA).toByteString());
+    assertEquals(1, messages.takeInvalidUtf8Replaced());
+    assertEquals("Zürich ✓ 東京 😀", tableRows.fromBytes(payload, METADATA).get("page_url"));
+    assertThat(
+        (String) tableRows.fromBytes(payload, METADATA).get("user_id"), containsString("\uFFFD"));
+    // The object path (with a user function) gives the same text.
+    assertEquals(
+        tableRows.fromBytes(payload, METADATA).get("user_id"),
+        tableRows.fromEvent(tableRows.decode(payload), METADATA).get("user_id"));
+  }
+
+  /** By default a string that is not UTF-8 is a DECODE dead letter in every format and path. */
+  @Test
+  public void malformedUtf8IsADeadLetterNamingTheFieldInEveryFormat() throws Exception {
+    assumeTrue("needs the sample event's string fields", className.equals(Event.class.getName()));
+    byte[] payload = malformedUtf8Event();
+    List<EventConverter<?>> converters =
+        List.of(
+            converter(StorageFormat.TABLE_ROW),
+            converter(StorageFormat.BEAM_ROW),
+            converter(StorageFormat.AVRO_GENERIC_RECORD),
+            protoConverter());
+    for (EventConverter<?> converter : converters) {
+      ThriftDecodeException error =
+          assertThrows(ThriftDecodeException.class, () -> converter.fromBytes(payload, METADATA));
+      assertThat(error.getMessage(), containsString("Field 'user_id': string is not valid UTF-8"));
+      ThriftDecodeException objectPath =
+          assertThrows(ThriftDecodeException.class, () -> converter.decode(payload));
+      assertEquals(error.getMessage(), objectPath.getMessage());
+      assertEquals(0, converter.takeInvalidUtf8Replaced());
+    }
+  }
+
+  private List<EventConverter<?>> everyFormat(ConverterConfig config) throws Exception {
+    return List.of(
+        EventConverters.create(config, StorageFormat.TABLE_ROW),
+        EventConverters.create(config, StorageFormat.BEAM_ROW),
+        EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
+        protoConverter(config));
+  }
+
+  /** The Storage Write API bytes of a row of any format, as the sinks would send them. */
+  private ByteString storageApiBytes(Object row) throws Exception {
+    if (row instanceof TableRow tableRow) {
+      return tableRowProto(tableRow);
+    } else if (row instanceof Row beamRow) {
+      return rowProto(beamRow);
+    } else if (row instanceof GenericRecord record) {
+      return avroProto(record);
+    }
+    return ((Message) row).toByteString();
+  }
+
+  /**
+   * An enum number the IDL does not name (a producer on a newer IDL), in a required top-level field
+   * and in a required field of a nested optional struct: by default every format keeps it as
+   * UNKNOWN_<n>, the same row, and counts it; the object path, whose generated class cannot hold
+   * it, refuses it.
+   */
+  @Test
+  public void unknownEnumValuesAreKeptAsUnknownNInEveryFormatAndCounted() throws Exception {
+    assumeTrue("needs the sample event's enums", className.equals(Event.class.getName()));
+    Event event = TestEvents.sampleEvent(new Random(23));
+    event.setSession(
+        new Session()
+            .setSession_id("s-1")
+            .setDevice(new Device().setPlatform(Platform.IOS).setModel("m")));
+    byte[] topLevel = TestEvents.serializeWithI32(event, protocol, 999, 2);
+    byte[] nested = TestEvents.serializeWithI32(event, protocol, -7, 5, 5, 1);
+
     EventConverter<TableRow> tableRows = converter(StorageFormat.TABLE_ROW);
-    EventConverter<Row> rows = converter(StorageFormat.BEAM_ROW);
-    EventConverter<Message> messages = protoConverter();
+    TableRow row = tableRows.fromBytes(topLevel, METADATA);
+    assertEquals("UNKNOWN_999", row.get("event_type"));
+    ByteString expectedTop = tableRowProto(row);
+    ByteString expectedNested = tableRowProto(tableRows.fromBytes(nested, METADATA));
+    for (EventConverter<?> converter : everyFormat(config())) {
+      assertEquals(expectedTop, storageApiBytes(converter.fromBytes(topLevel, METADATA)));
+      assertEquals(expectedNested, storageApiBytes(converter.fromBytes(nested, METADATA)));
+      assertEquals(2, converter.takeUnknownEnumValues());
+      ThriftDecodeException objectPath =
+          assertThrows(ThriftDecodeException.class, () -> converter.decode(nested));
+      assertThat(
+          objectPath.getMessage(),
+          containsString("Field 'session.device.platform': enum Platform has no value -7"));
+      assertEquals(1, converter.takeUnknownEnumValues());
+    }
+    TableRow nestedRow = tableRows.fromBytes(nested, METADATA);
+    assertEquals(
+        "UNKNOWN_-7",
+        ((TableRow) ((TableRow) nestedRow.get("session")).get("device")).get("platform"));
+  }
+
+  @Test
+  public void unknownEnumValuesAreDeadLettersWhenAskedInEveryFormat() throws Exception {
+    assumeTrue("needs the sample event's enums", className.equals(Event.class.getName()));
+    byte[] payload =
+        TestEvents.serializeWithI32(TestEvents.sampleEvent(new Random(29)), protocol, 999, 2);
+    ConverterConfig deadLetter =
+        config().withRules(UnknownEnumValues.DEAD_LETTER, InvalidUtf8.DEAD_LETTER);
+    for (EventConverter<?> converter : everyFormat(deadLetter)) {
+      ThriftDecodeException error =
+          assertThrows(ThriftDecodeException.class, () -> converter.fromBytes(payload, METADATA));
+      assertThat(
+          error.getMessage(),
+          containsString("Field 'event_type': enum EventType has no value 999"));
+      assertEquals(1, converter.takeUnknownEnumValues());
+    }
+  }
+
+  /**
+   * The string and binary limits hold in every format and on the object path: a value one byte over
+   * is a DECODE dead letter, a value at the limit is a row.
+   */
+  @Test
+  public void sizeLimitsHoldInEveryFormat() throws Exception {
+    assumeTrue("needs the sample event's fields", className.equals(Event.class.getName()));
+    int limit = 1000;
+    ConverterConfig limited = config().withLimits(limit, 100);
+    Event atLimit = TestEvents.sampleEvent(new Random(31));
+    atLimit.setUser_id("u".repeat(limit));
+    atLimit.setPayload_signature(new byte[limit]);
+    Event longString = atLimit.deepCopy().setUser_id("u".repeat(limit + 1));
+    Event longBinary = atLimit.deepCopy().setPayload_signature(new byte[limit + 1]);
+    for (EventConverter<?> converter : everyFormat(limited)) {
+      converter.fromBytes(TestEvents.serialize(atLimit, protocol), METADATA);
+      for (Event over : List.of(longString, longBinary)) {
+        byte[] payload = TestEvents.serialize(over, protocol);
+        assertThrows(ThriftDecodeException.class, () -> converter.fromBytes(payload, METADATA));
+        assertThrows(ThriftDecodeException.class, () -> converter.decode(payload));
+      }
+    }
+  }
+
+  /** Writes the sample event's three required fields, then {@code extra}, then STOP. */
+  private byte[] craft(ThriftWriting extra) throws Exception {
+    TMemoryBuffer buffer = new TMemoryBuffer(256);
+    TProtocol out = protocol.newWriter(buffer);
+    out.writeStructBegin(new TStruct("Event"));
+    out.writeFieldBegin(new TField("event_id", TType.STRING, (short) 1));
+    out.writeString("id-1");
+    out.writeFieldEnd();
+    out.writeFieldBegin(new TField("event_type", TType.I32, (short) 2));
+    out.writeI32(EventType.CLICK.getValue());
+    out.writeFieldEnd();
+    out.writeFieldBegin(new TField("event_time", TType.I64, (short) 3));
+    out.writeI64(1_700_000_000_000L);
+    out.writeFieldEnd();
+    extra.write(out);
+    out.writeFieldStop();
+    out.writeStructEnd();
+    return Arrays.copyOf(buffer.getArray(), buffer.length());
+  }
+
+  private interface ThriftWriting {
+    void write(TProtocol out) throws Exception;
+  }
+
+  private static void stringField(TProtocol out, int id, String value) throws Exception {
+    out.writeFieldBegin(new TField("", TType.STRING, (short) id));
+    out.writeString(value);
+    out.writeFieldEnd();
+  }
+
+  /**
+   * The lines of the decoding contract (README) that need a hand-made payload, in every format and
+   * both protocols, on both paths: fields a newer IDL added or retyped are skipped, the last of a
+   * repeated field wins, and an empty union, mistyped container elements, trailing bytes and empty
+   * payloads are dead letters.
+   */
+  @Test
+  public void everyFormatFollowsTheDecodingContract() throws Exception {
+    assumeTrue("hand-made sample events", className.equals(Event.class.getName()));
+    byte[] plain = craft(out -> {});
+    byte[] unknownField = craft(out -> stringField(out, 99, "from a newer IDL"));
+    byte[] retypedField =
+        craft(
+            out -> {
+              out.writeFieldBegin(new TField("user_id", TType.I64, (short) 4));
+              out.writeI64(7);
+              out.writeFieldEnd();
+            });
+    byte[] twice =
+        craft(
+            out -> {
+              stringField(out, 4, "first");
+              stringField(out, 4, "second");
+            });
+    byte[] emptyUnion =
+        craft(
+            out -> {
+              out.writeFieldBegin(new TField("payment", TType.STRUCT, (short) 18));
+              out.writeStructBegin(new TStruct("PaymentMethod"));
+              out.writeFieldStop();
+              out.writeStructEnd();
+              out.writeFieldEnd();
+            });
+    byte[] mistypedElements =
+        craft(
+            out -> {
+              out.writeFieldBegin(new TField("products", TType.LIST, (short) 6));
+              out.writeListBegin(new TList(TType.I32, 1));
+              out.writeI32(5);
+              out.writeListEnd();
+              out.writeFieldEnd();
+            });
+    byte[] trailing = Arrays.copyOf(plain, plain.length + 2);
+
+    for (EventConverter<?> converter : everyFormat(config())) {
+      ByteString expected = storageApiBytes(converter.fromBytes(plain, METADATA));
+      assertEquals(expected, storageApiBytes(converter.fromBytes(unknownField, METADATA)));
+      assertEquals(expected, storageApiBytes(converter.fromBytes(retypedField, METADATA)));
+      assertEquals(
+          storageApiBytes(converter.fromBytes(twice, METADATA)),
+          storageApiBytes(
+              converter.fromBytes(craft(out -> stringField(out, 4, "second")), METADATA)));
+      assertEquals("second", ((Event) converter.decode(twice)).getUser_id());
+      assertEquals(null, ((Event) converter.decode(retypedField)).getUser_id());
+
+      Map<byte[], String> deadLetters = new java.util.LinkedHashMap<>();
+      deadLetters.put(emptyUnion, "Union PaymentMethod has 0 fields set");
+      deadLetters.put(mistypedElements, "Container holds elements of wire type 8");
+      deadLetters.put(trailing, "2 bytes left after the end of the struct");
+      deadLetters.put(new byte[0], "Empty payload");
+      deadLetters.put(Arrays.copyOf(plain, plain.length - 1), "Cannot decode a Event");
+      for (Map.Entry<byte[], String> bad : deadLetters.entrySet()) {
+        ThriftDecodeException bytesPath =
+            assertThrows(
+                ThriftDecodeException.class, () -> converter.fromBytes(bad.getKey(), METADATA));
+        assertThat(bytesPath.getMessage(), containsString(bad.getValue()));
+        ThriftDecodeException objectPath =
+            assertThrows(ThriftDecodeException.class, () -> converter.decode(bad.getKey()));
+        assertEquals(bytesPath.getMessage(), objectPath.getMessage());
+      }
+    }
+  }
+
+  /** The sample event with bad UTF-8 in user_id and valid non-ASCII text in page_url. */
+  private byte[] malformedUtf8Event() {
     Event event = TestEvents.sampleEvent(new Random(17));
     event.setPage_url("Zürich ✓ 東京 😀");
     event.setUser_id("@@@@@@");
     byte[] payload = TestEvents.serialize(event, protocol);
     // Bad UTF-8 in place of the marker: a lone continuation byte, a truncated sequence, an
-    // invalid byte, an encoded surrogate. Thrift's readString turns each into U+FFFD.
+    // invalid byte, an encoded surrogate.
     byte[] malformed = {(byte) 0x80, 'a', (byte) 0xC3, (byte) 0xFF, (byte) 0xED, (byte) 0xA0};
     int at = indexOf(payload, "@@@@@@".getBytes(StandardCharsets.UTF_8));
     System.arraycopy(malformed, 0, payload, at, malformed.length);
-
-    ByteString expected = tableRowProto(tableRows.fromBytes(payload, METADATA));
-    assertEquals(expected, rowProto(rows.fromBytes(payload, METADATA)));
-    assertEquals(expected, messages.fromBytes(payload, METADATA).toByteString());
-    assertEquals("Zürich ✓ 東京 😀", tableRows.fromBytes(payload, METADATA).get("page_url"));
-    assertThat(
-        (String) tableRows.fromBytes(payload, METADATA).get("user_id"), containsString("\uFFFD"));
+    return payload;
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

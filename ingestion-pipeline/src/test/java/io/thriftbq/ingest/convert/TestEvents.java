@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.testing.TestData;
 import io.thriftbq.sample.Device;
 import io.thriftbq.sample.Event;
 import io.thriftbq.sample.EventType;
@@ -47,6 +48,11 @@ final class TestEvents {
     } catch (TException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  static byte[] serializeWithI32(
+      TBase<?, ?> event, ThriftProtocol protocol, int value, int... path) {
+    return TestData.serializeWithI32(event, protocol, value, path);
   }
 
   static Event sampleEvent(Random random) {

@@ -5,7 +5,10 @@ import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.sample.Event;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,10 @@ import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.TSerializer;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolDecorator;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.joda.time.Instant;
 
 /** Sample events from the data generator's core, as Pub/Sub messages. */
@@ -96,5 +103,59 @@ public final class TestData {
     } catch (TException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * {@code event} serialized with the i32 at field path {@code path} (field ids from the top-level
+   * struct down) replaced by {@code value}: for example an enum number no IDL version names.
+   */
+  public static byte[] serializeWithI32(
+      TBase<?, ?> event, ThriftProtocol protocol, int value, int... path) {
+    TMemoryBuffer buffer;
+    try {
+      buffer = new TMemoryBuffer(1024);
+    } catch (TException e) {
+      throw new IllegalStateException(e);
+    }
+    TProtocol writer = protocol.newWriter(buffer);
+    Deque<Integer> fields = new ArrayDeque<>();
+    int[] replaced = {0};
+    TProtocol patching =
+        new TProtocolDecorator(writer) {
+          @Override
+          public void writeFieldBegin(TField field) throws TException {
+            fields.addLast((int) field.id);
+            super.writeFieldBegin(field);
+          }
+
+          @Override
+          public void writeFieldEnd() throws TException {
+            fields.removeLast();
+            super.writeFieldEnd();
+          }
+
+          @Override
+          public void writeI32(int i32) throws TException {
+            boolean match = fields.size() == path.length;
+            int depth = 0;
+            for (int id : fields) {
+              match = match && id == path[depth++];
+            }
+            if (match) {
+              replaced[0]++;
+            }
+            super.writeI32(match ? value : i32);
+          }
+        };
+    try {
+      event.write(patching);
+    } catch (TException e) {
+      throw new IllegalStateException(e);
+    }
+    if (replaced[0] != 1) {
+      throw new IllegalArgumentException(
+          "field path " + Arrays.toString(path) + " matched " + replaced[0] + " i32 values");
+    }
+    return Arrays.copyOf(buffer.getArray(), buffer.length());
   }
 }

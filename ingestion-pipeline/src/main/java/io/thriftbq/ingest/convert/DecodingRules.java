@@ -1,0 +1,100 @@
+package io.thriftbq.ingest.convert;
+
+import io.thriftbq.ingest.options.InvalidUtf8;
+import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.schema.ThriftEnum;
+import java.nio.charset.StandardCharsets;
+import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
+
+/**
+ * The one place where the decoder decides what to do with a value the row cannot hold as sent: an
+ * enum number the IDL does not name, a string that is not UTF-8. Every format's codec tree and the
+ * object path (with a user function) call these methods, so every format gives the same outcome.
+ * One instance per converter, not thread-safe; it also counts what it kept or replaced, for the
+ * metrics.
+ */
+final class DecodingRules {
+  private final int maxStringBytes;
+  private final UnknownEnumValues unknownEnums;
+  private final InvalidUtf8 invalidUtf8;
+  private long unknownEnumValues;
+  private long invalidUtf8Replaced;
+
+  DecodingRules(int maxStringBytes, UnknownEnumValues unknownEnums, InvalidUtf8 invalidUtf8) {
+    this.maxStringBytes = maxStringBytes;
+    this.unknownEnums = unknownEnums;
+    this.invalidUtf8 = invalidUtf8;
+  }
+
+  /**
+   * Refuses a string or binary value longer than {@code --maxThriftStringBytes}. The protocols
+   * already refuse a declared length beyond the payload before allocating; not every protocol
+   * applies the configured limit to every read, so it is applied here, the same for all.
+   */
+  void checkLength(int length) throws InvalidFieldValueException {
+    if (length > maxStringBytes) {
+      throw new InvalidFieldValueException(
+          "value of " + length + " bytes is longer than --maxThriftStringBytes=" + maxStringBytes);
+    }
+  }
+
+  /** The enum's name for {@code number}, or {@code UNKNOWN_<number>} under KEEP. */
+  String enumName(ThriftEnum type, int number) throws InvalidFieldValueException {
+    String name = type.nameOf(number);
+    if (name != null) {
+      return name;
+    }
+    unknownEnumValues++;
+    if (unknownEnums == UnknownEnumValues.DEAD_LETTER) {
+      throw new InvalidFieldValueException(
+          "enum "
+              + type.enumClass().getSimpleName()
+              + " has no value "
+              + number
+              + " (a producer on a newer IDL? --unknownEnumValues=KEEP stores it as UNKNOWN_"
+              + number
+              + ")");
+    }
+    return unknownName(number);
+  }
+
+  static String unknownName(int number) {
+    return "UNKNOWN_" + number;
+  }
+
+  /**
+   * Checks {@code length} bytes of {@code bytes} from {@code offset}, which hold a string field:
+   * true when they are valid UTF-8; false when they are not and REPLACE lets the caller decode them
+   * with replacement.
+   */
+  boolean acceptUtf8(byte[] bytes, int offset, int length) throws InvalidFieldValueException {
+    if (Utf8.isWellFormed(bytes, offset, length)) {
+      return true;
+    }
+    if (invalidUtf8 == InvalidUtf8.DEAD_LETTER) {
+      throw new InvalidFieldValueException(
+          "string is not valid UTF-8 (--invalidUtf8=REPLACE stores it with U+FFFD instead)");
+    }
+    invalidUtf8Replaced++;
+    return false;
+  }
+
+  /** A string field's text under these rules. */
+  String string(byte[] bytes, int offset, int length) throws InvalidFieldValueException {
+    checkLength(length);
+    acceptUtf8(bytes, offset, length);
+    return new String(bytes, offset, length, StandardCharsets.UTF_8);
+  }
+
+  long takeUnknownEnumValues() {
+    long count = unknownEnumValues;
+    unknownEnumValues = 0;
+    return count;
+  }
+
+  long takeInvalidUtf8Replaced() {
+    long count = invalidUtf8Replaced;
+    invalidUtf8Replaced = 0;
+    return count;
+  }
+}
