@@ -82,8 +82,15 @@ final class DecodingRules {
   /** A string field's text under these rules. */
   String string(byte[] bytes, int offset, int length) throws InvalidFieldValueException {
     checkLength(length);
+    String text = new String(bytes, offset, length, StandardCharsets.UTF_8);
+    // One char per byte and no U+FFFD means every byte was ASCII (valid multi-byte UTF-8 always
+    // gives fewer chars than bytes; an invalid byte gives U+FFFD). For an ASCII string the check
+    // costs nothing: a Latin-1 string cannot hold U+FFFD, so indexOf returns at once.
+    if (text.length() == length && text.indexOf('\uFFFD') < 0) {
+      return text;
+    }
     acceptUtf8(bytes, offset, length);
-    return new String(bytes, offset, length, StandardCharsets.UTF_8);
+    return text;
   }
 
   long takeUnknownEnumValues() {

@@ -108,6 +108,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     try {
       reset(payload);
       objectCheck.readValues(protocol);
+      checkFullyConsumed();
       reset(payload);
       event.read(objectProtocol);
       checkFullyConsumed();

@@ -139,39 +139,66 @@ class EventConverterFuzzTest {
   private static final Descriptor DESCRIPTOR = descriptor();
   private static final TableRowToStorageApiProto.SchemaInformation SCHEMA_INFO =
       schemaInformation();
-  private static final EventConverter<Row> ROWS =
-      EventConverters.create(BINARY, StorageFormat.BEAM_ROW);
-  private static final EventConverter<GenericRecord> RECORDS =
-      EventConverters.create(BINARY, StorageFormat.AVRO_GENERIC_RECORD);
-  private static final EventConverter<Message> MESSAGES =
-      EventConverters.create(
-          BINARY.withProtoClassName(EventRow.class.getName()), StorageFormat.PROTO_MESSAGE);
+
+  /** The four formats' converters for one protocol. */
+  private record Formats(
+      EventConverter<TableRow> tableRows,
+      EventConverter<Row> rows,
+      EventConverter<GenericRecord> records,
+      EventConverter<Message> messages,
+      ThriftProtocol protocol) {
+    static Formats of(ConverterConfig config) {
+      return new Formats(
+          EventConverters.create(config, StorageFormat.TABLE_ROW),
+          EventConverters.create(config, StorageFormat.BEAM_ROW),
+          EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
+          EventConverters.create(
+              config.withProtoClassName(EventRow.class.getName()), StorageFormat.PROTO_MESSAGE),
+          config.protocol());
+    }
+  }
+
+  private static final Formats BINARY_FORMATS = Formats.of(BINARY);
+  private static final Formats COMPACT_FORMATS =
+      Formats.of(ConverterConfig.of(EVENT, ThriftProtocol.COMPACT, MetadataColumns.NONE));
 
   @MethodSource("binaryEvents")
   @FuzzTest(maxDuration = "5m")
   void allFormatsBinary(byte[] payload) {
+    assertFormatsAgree(BINARY_FORMATS, payload);
+  }
+
+  @MethodSource("compactEvents")
+  @FuzzTest(maxDuration = "5m")
+  void allFormatsCompact(byte[] payload) {
+    assertFormatsAgree(COMPACT_FORMATS, payload);
+  }
+
+  private static void assertFormatsAgree(Formats formats, byte[] payload) {
+    EventConverter<TableRow> tableRows = formats.tableRows();
     // What each format would hand the Storage Write API, or the dead letter it would produce.
     Outcome<ByteString> tableRow =
-        Outcome.of(() -> tableRowProto(TABLE_ROWS.fromBytes(payload, METADATA)));
+        Outcome.of(() -> tableRowProto(tableRows.fromBytes(payload, METADATA)));
     Outcome<ByteString> row =
         Outcome.of(
             () ->
                 BeamRowToStorageApiProto.messageFromBeamRow(
-                        DESCRIPTOR, ROWS.fromBytes(payload, METADATA), null, -1)
+                        DESCRIPTOR, formats.rows().fromBytes(payload, METADATA), null, -1)
                     .toByteString());
     Outcome<ByteString> avro =
         Outcome.of(
             () ->
                 AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
-                        DESCRIPTOR, RECORDS.fromBytes(payload, METADATA), null, -1)
+                        DESCRIPTOR, formats.records().fromBytes(payload, METADATA), null, -1)
                     .toByteString());
     Outcome<ByteString> proto =
-        Outcome.of(() -> MESSAGES.fromBytes(payload, METADATA).toByteString());
+        Outcome.of(() -> formats.messages().fromBytes(payload, METADATA).toByteString());
     assertSame("BEAM_ROW", tableRow, row);
     assertSame("AVRO_GENERIC_RECORD", tableRow, avro);
     assertSame("PROTO_MESSAGE", tableRow, proto);
-    long unknownEnumValues = TABLE_ROWS.takeUnknownEnumValues();
-    for (EventConverter<?> converter : List.of(ROWS, RECORDS, MESSAGES)) {
+    long unknownEnumValues = tableRows.takeUnknownEnumValues();
+    for (EventConverter<?> converter :
+        List.of(formats.rows(), formats.records(), formats.messages())) {
       assertEquals(
           unknownEnumValues,
           converter.takeUnknownEnumValues(),
@@ -182,8 +209,8 @@ class EventConverterFuzzTest {
     // exactly the payloads the bytes path accepts. Its sets and maps come out in the object's
     // (hash) order rather than the wire order, so its row is compared with the bytes path on the
     // object re-serialized, which has that same order.
-    Outcome<TBase<?, ?>> decoded = Outcome.of(() -> TABLE_ROWS.decode(payload));
-    TABLE_ROWS.takeUnknownEnumValues();
+    Outcome<TBase<?, ?>> decoded = Outcome.of(() -> tableRows.decode(payload));
+    tableRows.takeUnknownEnumValues();
     if (tableRow.row != null && unknownEnumValues > 0) {
       // The contract's one difference: the generated class cannot hold an enum number its IDL
       // does not name, so the object path refuses what the bytes path keeps as UNKNOWN_<n>.
@@ -196,18 +223,22 @@ class EventConverterFuzzTest {
         decoded.describe(),
         "decode() disagrees with fromBytes() on whether the payload is a row");
     if (decoded.row != null) {
-      byte[] reserialized = serialize(decoded.row);
+      byte[] reserialized = serialize(decoded.row, formats.protocol());
       Outcome<ByteString> viaObject =
-          Outcome.of(() -> tableRowProto(TABLE_ROWS.fromEvent(decoded.row, METADATA)));
+          Outcome.of(() -> tableRowProto(tableRows.fromEvent(decoded.row, METADATA)));
       Outcome<ByteString> viaBytes =
-          Outcome.of(() -> tableRowProto(TABLE_ROWS.fromBytes(reserialized, METADATA)));
+          Outcome.of(() -> tableRowProto(tableRows.fromBytes(reserialized, METADATA)));
       assertSame("decode() + fromEvent()", viaBytes, viaObject);
     }
   }
 
-  private static byte[] serialize(TBase<?, ?> event) {
+  private static byte[] serialize(TBase<?, ?> event, ThriftProtocol protocol) {
     try {
-      return new TSerializer(new TBinaryProtocol.Factory()).serialize(event);
+      return new TSerializer(
+              protocol == ThriftProtocol.BINARY
+                  ? new TBinaryProtocol.Factory()
+                  : new org.apache.thrift.protocol.TCompactProtocol.Factory())
+          .serialize(event);
     } catch (TException e) {
       throw new AssertionError("a decoded event does not serialize", e);
     }
