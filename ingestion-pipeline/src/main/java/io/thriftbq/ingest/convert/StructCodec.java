@@ -187,6 +187,7 @@ final class StructCodec<S> implements ValueCodec {
     Object[] values = defaults().clone();
     long seen = 0L;
     int setCount = 0;
+    int skipped = 0;
     in.readStructBegin();
     while (true) {
       TField header = in.readFieldBegin();
@@ -198,6 +199,7 @@ final class StructCodec<S> implements ValueCodec {
       if (slot == null || slot.wireType() != header.type) {
         // A field from a newer IDL, or one whose type changed: Thrift's own readers skip it too.
         TProtocolUtil.skip(in, header.type, MAX_SKIP_DEPTH);
+        skipped++;
       } else {
         try {
           values[slot.index()] = readValue(slot.codec(), slot.scalar(), in, rules);
@@ -225,10 +227,17 @@ final class StructCodec<S> implements ValueCodec {
                 + " (wrong struct type, or a writer that skipped validation)");
       }
     }
-    if (struct.isUnion() && setCount != 1) {
-      // An empty union is what the generated code can read but never write again.
+    if (struct.isUnion() && (setCount != 1 || skipped != 0)) {
+      // The generated reader reads one field and takes the next header for the STOP: anything
+      // else on the wire desynchronizes it, and a union without a known member holds no value.
       throw new ThriftDecodeException(
-          "Union " + struct.name() + " has " + setCount + " fields set; a union holds exactly one");
+          "Union "
+              + struct.name()
+              + " has "
+              + setCount
+              + " fields set"
+              + (skipped == 0 ? "" : " and " + skipped + " the IDL does not know")
+              + "; a union holds exactly one known field");
     }
     return values;
   }

@@ -402,6 +402,16 @@ public class EventConvertersTest {
               out.writeStructEnd();
               out.writeFieldEnd();
             });
+    byte[] unionOfANewerIdl =
+        craft(
+            out -> {
+              out.writeFieldBegin(new TField("payment", TType.STRUCT, (short) 18));
+              out.writeStructBegin(new TStruct("PaymentMethod"));
+              stringField(out, 9, "a member a newer IDL added");
+              out.writeFieldStop();
+              out.writeStructEnd();
+              out.writeFieldEnd();
+            });
     byte[] mistypedElements =
         craft(
             out -> {
@@ -426,6 +436,8 @@ public class EventConvertersTest {
 
       Map<byte[], String> deadLetters = new java.util.LinkedHashMap<>();
       deadLetters.put(emptyUnion, "Union PaymentMethod has 0 fields set");
+      deadLetters.put(
+          unionOfANewerIdl, "Union PaymentMethod has 0 fields set and 1 the IDL does not know");
       deadLetters.put(mistypedElements, "Container holds elements of wire type 8");
       deadLetters.put(trailing, "2 bytes left after the end of the struct");
       deadLetters.put(new byte[0], "Empty payload");
