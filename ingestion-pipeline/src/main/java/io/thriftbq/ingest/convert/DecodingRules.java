@@ -15,13 +15,19 @@ import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
  */
 final class DecodingRules {
   private final int maxStringBytes;
+  private final int maxContainerElements;
   private final UnknownEnumValues unknownEnums;
   private final InvalidUtf8 invalidUtf8;
   private long unknownEnumValues;
   private long invalidUtf8Replaced;
 
-  DecodingRules(int maxStringBytes, UnknownEnumValues unknownEnums, InvalidUtf8 invalidUtf8) {
+  DecodingRules(
+      int maxStringBytes,
+      int maxContainerElements,
+      UnknownEnumValues unknownEnums,
+      InvalidUtf8 invalidUtf8) {
     this.maxStringBytes = maxStringBytes;
+    this.maxContainerElements = maxContainerElements;
     this.unknownEnums = unknownEnums;
     this.invalidUtf8 = invalidUtf8;
   }
@@ -35,6 +41,17 @@ final class DecodingRules {
     if (length > maxStringBytes) {
       throw new InvalidFieldValueException(
           "value of " + length + " bytes is longer than --maxThriftStringBytes=" + maxStringBytes);
+    }
+  }
+
+  /** Refuses a list, set or map declaring more than {@code --maxThriftContainerElements}. */
+  void checkElements(int size) throws InvalidFieldValueException {
+    if (size > maxContainerElements) {
+      throw new InvalidFieldValueException(
+          "container of "
+              + size
+              + " elements is larger than --maxThriftContainerElements="
+              + maxContainerElements);
     }
   }
 

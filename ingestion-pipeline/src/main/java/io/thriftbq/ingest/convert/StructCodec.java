@@ -622,6 +622,7 @@ final class StructCodec<S> implements ValueCodec {
         size = header.size;
         elementType = header.elemType;
       }
+      rules.checkElements(size);
       if (size > 0 && elementType != element.wireType()) {
         throw new ThriftDecodeException(
             "Container holds elements of wire type "
@@ -687,6 +688,7 @@ final class StructCodec<S> implements ValueCodec {
     @Override
     public Object read(TProtocol in) throws TException, ThriftDecodeException {
       TMap header = in.readMapBegin();
+      rules.checkElements(header.size);
       if (header.size > 0
           && (header.keyType != key.wireType() || header.valueType != value.wireType())) {
         throw new ThriftDecodeException(

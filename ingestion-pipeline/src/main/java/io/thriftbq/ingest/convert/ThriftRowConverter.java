@@ -37,7 +37,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final int firstMetadataColumn;
   private final S attributeShape;
   private final TMemoryInputTransport transport;
-  private final TProtocol protocol;
+  private TProtocol protocol;
   private final MethodHandle validate;
   private final String protocolName;
 
@@ -49,7 +49,10 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.config = config;
     this.rules =
         new DecodingRules(
-            config.maxStringBytes(), config.unknownEnumValues(), config.invalidUtf8());
+            config.maxStringBytes(),
+            config.maxContainerElements(),
+            config.unknownEnumValues(),
+            config.invalidUtf8());
     this.root =
         new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), rules);
     this.attributeShape =
@@ -66,10 +69,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     } catch (TTransportException e) {
       throw new IllegalStateException(e);
     }
-    this.protocol =
-        config
-            .protocol()
-            .newReader(transport, config.maxStringBytes(), config.maxContainerElements());
+    this.protocol = newProtocol();
     this.validate = validateMethod(struct);
     this.protocolName = config.protocol().name();
   }
@@ -98,7 +98,10 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     if (objectCheck == null) {
       objectRules =
           new DecodingRules(
-              config.maxStringBytes(), UnknownEnumValues.DEAD_LETTER, config.invalidUtf8());
+              config.maxStringBytes(),
+              config.maxContainerElements(),
+              UnknownEnumValues.DEAD_LETTER,
+              config.invalidUtf8());
       objectProtocol = new JdkUtf8Strings(protocol);
       objectCheck =
           new StructCodec<>(
@@ -113,9 +116,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
       event.read(objectProtocol);
       checkFullyConsumed();
       validate.invoke(event);
-    } catch (ThriftDecodeException e) {
-      throw e;
-    } catch (TException | RuntimeException e) {
+    } catch (ThriftDecodeException | TException | RuntimeException e) {
       throw decodeFailure(e);
     } catch (Throwable e) {
       throw new IllegalStateException("validate() of " + struct.name() + " failed", e);
@@ -186,6 +187,25 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     transport.updateKnownMessageSize(payload.length);
   }
 
+  private TProtocol newProtocol() {
+    return config
+        .protocol()
+        .newReader(transport, config.maxStringBytes(), config.maxContainerElements());
+  }
+
+  /**
+   * A fresh protocol after a payload failed halfway. The compact protocol holds state between reads
+   * (a bool read with its field header, the field id stack) that {@code reset()} does not clear:
+   * left behind, it made the next valid payload read one byte short. Failures are rare, so
+   * replacing the protocol then costs nothing on the hot path.
+   */
+  private void discardProtocolState() {
+    protocol = newProtocol();
+    if (objectProtocol != null) {
+      objectProtocol = new JdkUtf8Strings(protocol);
+    }
+  }
+
   private void checkFullyConsumed() throws ThriftDecodeException {
     int trailing = transport.getBytesRemainingInBuffer();
     if (trailing > 0) {
@@ -197,6 +217,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   }
 
   private ThriftDecodeException decodeFailure(Exception e) {
+    discardProtocolState();
     if (e instanceof ThriftDecodeException decode) {
       return decode;
     }
