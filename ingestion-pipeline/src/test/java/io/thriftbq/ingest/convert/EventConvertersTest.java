@@ -453,6 +453,9 @@ public class EventConvertersTest {
       deadLetters.put(mistypedElements, "Container holds elements of wire type 8");
       deadLetters.put(trailing, "2 bytes left after the end of the struct");
       deadLetters.put(new byte[0], "Empty payload");
+      deadLetters.put(
+          TestEvents.serialize(new Product().setSku("sku-1").setQuantity(3), protocol),
+          "Required field 'event_type' of Event is missing");
       deadLetters.put(Arrays.copyOf(plain, plain.length - 1), "Cannot decode a Event");
       for (Map.Entry<byte[], String> bad : deadLetters.entrySet()) {
         ThriftDecodeException bytesPath =
