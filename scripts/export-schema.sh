@@ -14,7 +14,12 @@ schema must match what the pipeline derives at run time with the same flags, so 
 --include* flags as the launch (the seven steps use none).
 
 Options:
-  --thrift-class NAME   Thrift struct class (default: $EVENT_CLASS).
+  --idl FILE            Your Thrift IDL (a local path or gs://...), read as the pipeline reads
+                        it with --thriftIdl: no code generator, no build of your classes.
+  --struct NAME         The struct of --idl each message holds (FILE.Name when ambiguous).
+  --idl-include DIRS    Comma-separated directories searched for the IDL's includes.
+  --thrift-class NAME   Thrift-generated struct class instead of --idl (default: $EVENT_CLASS).
+  --keep-unknown-fields Add the _unknown_fields column, as --keepUnknownFields does.
   --output-dir DIR      Where to write event_table.json and dead_letter_table.json
                         (default: terraform/schemas).
   --include-metadata    Add the Pub/Sub message id, publish time and attributes columns.
@@ -31,7 +36,11 @@ Options:
 EOF2
 }
 
-THRIFT_CLASS="$EVENT_CLASS"
+THRIFT_CLASS=""
+IDL=""
+STRUCT=""
+IDL_INCLUDE=""
+KEEP_UNKNOWN=0
 OUTPUT_DIR="$TF_DIR/schemas"
 INCLUDE_METADATA=0
 PROTO_MESSAGE=""
@@ -49,14 +58,20 @@ while [[ $# -gt 0 ]]; do
     --dry-run) DRY_RUN=1 ;;
     --skip-build) SKIP_BUILD=1 ;;
     --include-metadata) INCLUDE_METADATA=1 ;;
-    --thrift-class=* | --output-dir=* | --proto-message=* | --proto-java-package=* | --proto-dir=*)
+    --keep-unknown-fields) KEEP_UNKNOWN=1 ;;
+    --thrift-class=* | --output-dir=* | --proto-message=* | --proto-java-package=* | --proto-dir=* | \
+      --idl=* | --struct=* | --idl-include=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
-    --thrift-class | --output-dir | --proto-message | --proto-java-package | --proto-dir)
+    --thrift-class | --output-dir | --proto-message | --proto-java-package | --proto-dir | \
+      --idl | --struct | --idl-include)
       need_value "$@"
       case "$1" in
         --thrift-class) THRIFT_CLASS="$2" ;;
+        --idl) IDL="$2" ;;
+        --struct) STRUCT="$2" ;;
+        --idl-include) IDL_INCLUDE="$2" ;;
         --output-dir) OUTPUT_DIR="$2" ;;
         --proto-message) PROTO_MESSAGE="$2" ;;
         --proto-java-package) PROTO_PACKAGE="$2" ;;
@@ -74,8 +89,21 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
-[[ "$THRIFT_CLASS" =~ ^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_$]*)+$ ]] ||
-  usage_error "--thrift-class '$THRIFT_CLASS' is not a fully qualified Java class name."
+struct_flags=()
+if [[ -n "$IDL" ]]; then
+  [[ -z "$THRIFT_CLASS" ]] || usage_error "give --idl or --thrift-class, not both."
+  [[ -n "$STRUCT" ]] || usage_error "--idl needs --struct: name the struct each message holds."
+  [[ "$IDL" == gs://* || -f "$IDL" ]] || usage_error "--idl '$IDL' is not a file."
+  [[ "$IDL" == gs://* ]] || IDL="$(cd "$(dirname "$IDL")" && pwd)/$(basename "$IDL")"
+  struct_flags=(--thriftIdl="$IDL" --thriftStruct="$STRUCT")
+  [[ -z "$IDL_INCLUDE" ]] || struct_flags+=(--thriftIdlIncludePath="$IDL_INCLUDE")
+else
+  [[ -z "$STRUCT" && -z "$IDL_INCLUDE" ]] || usage_error "--struct and --idl-include need --idl."
+  THRIFT_CLASS="${THRIFT_CLASS:-$EVENT_CLASS}"
+  [[ "$THRIFT_CLASS" =~ ^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_$]*)+$ ]] ||
+    usage_error "--thrift-class '$THRIFT_CLASS' is not a fully qualified Java class name."
+  struct_flags=(--thriftClassName="$THRIFT_CLASS")
+fi
 [[ -d "$OUTPUT_DIR" ]] || usage_error "--output-dir '$OUTPUT_DIR' is not a directory."
 OUTPUT_DIR="$(cd "$OUTPUT_DIR" && pwd)"
 proto=()
@@ -104,11 +132,18 @@ metadata=()
 if ((INCLUDE_METADATA)); then
   metadata=(--includePubsubMessageId=true --includePublishTime=true --includeAttributes=true)
 fi
+if ((KEEP_UNKNOWN)); then
+  metadata+=(--keepUnknownFields=true)
+fi
 run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
-  --thriftClassName="$THRIFT_CLASS" "${metadata[@]}" \
+  "${struct_flags[@]}" "${metadata[@]}" \
   --output="$OUTPUT_DIR/event_table.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
   "${proto[@]}" "${EXTRA[@]}"
 log "Wrote $OUTPUT_DIR/event_table.json and $OUTPUT_DIR/dead_letter_table.json."
+if ! ((DRY_RUN)); then
+  log "The event table's schema:"
+  cat "$OUTPUT_DIR/event_table.json"
+fi
 if [[ -n "$PROTO_MESSAGE" ]]; then
   protobuf_version="$(sed -n 's:.*<protobuf.version>\(.*\)</protobuf.version>.*:\1:p' "$REPO_ROOT/pom.xml")"
   log "Wrote $PROTO_FILE. Compile it with protoc $protobuf_version (the protobuf-java version of"

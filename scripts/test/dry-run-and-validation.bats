@@ -76,6 +76,27 @@ ALL_SCRIPTS=(
   assert_output --partial "--proto-java-package needs --proto-message"
 }
 
+@test "export-schema.sh --idl reads the user's IDL at launch; --idl and --thrift-class exclude each other" {
+  idl="$(cd "$SCRIPTS/.." && pwd)/thrift-common/src/test/idl/byo_event.thrift"
+  run "$SCRIPTS/export-schema.sh" --dry-run --idl "$idl" --struct ByoEvent --keep-unknown-fields
+  assert_success
+  assert_output --partial "--thriftIdl=$idl"
+  assert_output --partial "--thriftStruct=ByoEvent"
+  assert_output --partial "--keepUnknownFields=true"
+  refute_output --partial "--thriftClassName"
+  [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
+
+  run "$SCRIPTS/export-schema.sh" --dry-run --idl "$idl"
+  assert_failure 2
+  assert_output --partial "--idl needs --struct"
+  run "$SCRIPTS/export-schema.sh" --dry-run --idl "$idl" --struct ByoEvent --thrift-class a.B
+  assert_failure 2
+  assert_output --partial "not both"
+  run "$SCRIPTS/export-schema.sh" --dry-run --struct ByoEvent
+  assert_failure 2
+  assert_output --partial "need --idl"
+}
+
 @test "a missing project fails with a clear message and calls nothing" {
   for s in 1-streaming-inserts-tablerow.sh stop-pipelines.sh flex-template-build.sh flex-template-run.sh; do
     run "$SCRIPTS/$s"

@@ -1,6 +1,7 @@
 package io.thriftbq.datagen;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.schema.ThriftSchemaOptions;
 import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
 import org.apache.beam.sdk.options.Default;
@@ -12,7 +13,8 @@ import org.apache.beam.sdk.options.StreamingOptions;
  * metadata and launch scripts use them): rename nothing without updating those. Inherits {@code
  * --pubsubRootUrl} (point it at the Pub/Sub emulator), {@code --project} and {@code --streaming}.
  */
-public interface DatagenOptions extends GcpOptions, PubsubOptions, StreamingOptions {
+public interface DatagenOptions
+    extends GcpOptions, PubsubOptions, StreamingOptions, ThriftSchemaOptions {
   String DEFAULT_CLASS_NAME = "io.thriftbq.sample.Event";
   long DEFAULT_RATE = 1000;
   long DEFAULT_SEED = 1;
@@ -25,8 +27,8 @@ public interface DatagenOptions extends GcpOptions, PubsubOptions, StreamingOpti
 
   @Description(
       "Fully qualified name of the Thrift-generated struct class to generate, for example"
-          + " io.thriftbq.sample.Event. The class must be on the pipeline's classpath.")
-  @Default.String(DEFAULT_CLASS_NAME)
+          + " io.thriftbq.sample.Event. The class must be on the pipeline's classpath. Give either"
+          + " this or --thriftIdl; with neither, the sample event io.thriftbq.sample.Event.")
   String getClassName();
 
   void setClassName(String value);

@@ -54,7 +54,7 @@ public final class DatagenPipeline {
     }
     LOG.info(
         "Generating {} to {}: {} events/s{}, {} event(s) per message, {}",
-        config.className(),
+        config.source().describe(),
         options.getOutputTopic(),
         plan.throttled() ? plan.eventsPerSecond() : "unthrottled",
         plan.bounded() ? ", " + plan.maxEvents() + " events in total" : ", until drained",
@@ -112,8 +112,13 @@ public final class DatagenPipeline {
               + MAX_RECORDS_PER_BATCH_LIMIT
               + ": use 1 for one event per message, more for compressed envelopes");
     }
-    GeneratorConfig config = GeneratorConfig.fromOptions(options);
-    problems.addAll(config.problems());
+    GeneratorConfig config = null;
+    try {
+      config = GeneratorConfig.fromOptions(options);
+      problems.addAll(config.problems());
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
     if (problems.isEmpty()) {
       // Building a generator checks the class and the skewed paths; sampling the first message
       // catches a batch that cannot fit Pub/Sub before any worker starts.

@@ -6,6 +6,7 @@ import static io.thriftbq.template.TemplateParameter.ParamType.NUMBER;
 import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
 import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
+import io.thriftbq.template.IdlParameters;
 import io.thriftbq.template.TemplateParameter;
 import io.thriftbq.template.TemplateSpec;
 import java.util.List;
@@ -31,36 +32,40 @@ public final class DatagenTemplate {
               + " Pub/Sub topic at a given rate, one event per message or many per compressed"
               + " envelope. Each message carries its event-creation time for latency measurement.",
           DatagenOptions.class,
-          List.of(
-              TemplateParameter.of("outputTopic", "Pub/Sub output topic", OUTPUT, PUBSUB_TOPIC)
-                  .withRegex("^projects/[^/]+/topics/[^/]+$")
-                  .required(),
-              TemplateParameter.of("className", "Thrift struct class", OUTPUT, TEXT)
-                  .withRegex("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$"),
-              TemplateParameter.of("thriftProtocol", "Thrift protocol", OUTPUT, ENUM)
-                  .withEnumLabels(
-                      Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
-              TemplateParameter.of("maxRecordsPerBatch", "Events per message", OUTPUT, NUMBER)
-                  .withRegex("^([1-9][0-9]{0,3}|10000)$"),
-              TemplateParameter.of("generatorRatePerSec", "Events per second", RATE, NUMBER)
-                  .withRegex(COUNT),
-              TemplateParameter.of("maxEvents", "Event count", RATE, NUMBER).withRegex(COUNT),
-              TemplateParameter.of("seed", "Seed", VALUES, NUMBER).withRegex("^-?[0-9]+$"),
-              TemplateParameter.of("completeObjects", "Set every optional field", VALUES, BOOLEAN),
-              TemplateParameter.of(
-                      "optionalFieldProbability", "Optional field probability", VALUES, NUMBER)
-                  .withRegex("^(0(\\.[0-9]+)?|1(\\.0+)?)$"),
-              TemplateParameter.of("minStringLength", "Shortest string (bytes)", VALUES, NUMBER)
-                  .withRegex(COUNT),
-              TemplateParameter.of("maxStringLength", "Longest string (bytes)", VALUES, NUMBER)
-                  .withRegex(COUNT),
-              TemplateParameter.of("maxCollectionSize", "Largest collection", VALUES, NUMBER)
-                  .withRegex(COUNT),
-              TemplateParameter.of("fieldsWithSkew", "Skewed fields", SKEW, TEXT),
-              TemplateParameter.of("skewCardinality", "Skewed values", SKEW, NUMBER)
-                  .withRegex("^[1-9][0-9]*$"),
-              TemplateParameter.of("skewExponent", "Skew exponent", SKEW, NUMBER)
-                  .withRegex("^[0-9]+(\\.[0-9]+)?$")));
+          IdlParameters.insertAfter(
+              "className",
+              OUTPUT,
+              List.of(
+                  TemplateParameter.of("outputTopic", "Pub/Sub output topic", OUTPUT, PUBSUB_TOPIC)
+                      .withRegex("^projects/[^/]+/topics/[^/]+$")
+                      .required(),
+                  TemplateParameter.of("className", "Thrift struct class", OUTPUT, TEXT)
+                      .withRegex("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$"),
+                  TemplateParameter.of("thriftProtocol", "Thrift protocol", OUTPUT, ENUM)
+                      .withEnumLabels(
+                          Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
+                  TemplateParameter.of("maxRecordsPerBatch", "Events per message", OUTPUT, NUMBER)
+                      .withRegex("^([1-9][0-9]{0,3}|10000)$"),
+                  TemplateParameter.of("generatorRatePerSec", "Events per second", RATE, NUMBER)
+                      .withRegex(COUNT),
+                  TemplateParameter.of("maxEvents", "Event count", RATE, NUMBER).withRegex(COUNT),
+                  TemplateParameter.of("seed", "Seed", VALUES, NUMBER).withRegex("^-?[0-9]+$"),
+                  TemplateParameter.of(
+                      "completeObjects", "Set every optional field", VALUES, BOOLEAN),
+                  TemplateParameter.of(
+                          "optionalFieldProbability", "Optional field probability", VALUES, NUMBER)
+                      .withRegex("^(0(\\.[0-9]+)?|1(\\.0+)?)$"),
+                  TemplateParameter.of("minStringLength", "Shortest string (bytes)", VALUES, NUMBER)
+                      .withRegex(COUNT),
+                  TemplateParameter.of("maxStringLength", "Longest string (bytes)", VALUES, NUMBER)
+                      .withRegex(COUNT),
+                  TemplateParameter.of("maxCollectionSize", "Largest collection", VALUES, NUMBER)
+                      .withRegex(COUNT),
+                  TemplateParameter.of("fieldsWithSkew", "Skewed fields", SKEW, TEXT),
+                  TemplateParameter.of("skewCardinality", "Skewed values", SKEW, NUMBER)
+                      .withRegex("^[1-9][0-9]*$"),
+                  TemplateParameter.of("skewExponent", "Skew exponent", SKEW, NUMBER)
+                      .withRegex("^[0-9]+(\\.[0-9]+)?$"))));
 
   private DatagenTemplate() {}
 }

@@ -1,6 +1,8 @@
 package io.thriftbq.datagen;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.schema.ThriftSource;
+import io.thriftbq.schema.ThriftSources;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +24,7 @@ public final class GeneratorConfig implements Serializable {
   /** Largest list, set or map; beyond this a single event would not fit a Pub/Sub message. */
   public static final int MAX_COLLECTION_SIZE_LIMIT = 10_000;
 
-  private final String className;
+  private final ThriftSource source;
   private final long seed;
   private final boolean completeObjects;
   private final double optionalFieldProbability;
@@ -35,7 +37,7 @@ public final class GeneratorConfig implements Serializable {
   private final ThriftProtocol protocol;
 
   private GeneratorConfig(Builder b) {
-    this.className = b.className;
+    this.source = b.source;
     this.seed = b.seed;
     this.completeObjects = b.completeObjects;
     this.optionalFieldProbability = b.optionalFieldProbability;
@@ -55,7 +57,7 @@ public final class GeneratorConfig implements Serializable {
   /** The generator part of the pipeline options (not validated; see {@link #problems()}). */
   public static GeneratorConfig fromOptions(DatagenOptions options) {
     return builder()
-        .className(options.getClassName())
+        .source(sourceOf(options))
         .seed(options.getSeed())
         .completeObjects(options.getCompleteObjects())
         .optionalFieldProbability(options.getOptionalFieldProbability())
@@ -67,6 +69,22 @@ public final class GeneratorConfig implements Serializable {
         .skewExponent(options.getSkewExponent())
         .protocol(options.getThriftProtocol())
         .build();
+  }
+
+  /**
+   * The struct the options name: {@code --thriftIdl} with {@code --thriftStruct}, or {@code
+   * --className}, or the sample event when neither is given.
+   *
+   * @throws IllegalArgumentException when both are given, or the IDL cannot be used; the message
+   *     says what to change
+   */
+  public static ThriftSource sourceOf(DatagenOptions options) {
+    return ThriftSources.choose(
+        options, "--className", options.getClassName(), DatagenOptions.DEFAULT_CLASS_NAME);
+  }
+
+  private static boolean isSet(String value) {
+    return value != null && !value.isBlank();
   }
 
   /** Splits a comma-separated list of field paths, ignoring blanks. */
@@ -89,8 +107,12 @@ public final class GeneratorConfig implements Serializable {
    */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    if (className == null || className.isBlank()) {
-      problems.add("--className is empty: name a Thrift-generated struct class");
+    if (source == null
+        || (source instanceof ThriftSource.GeneratedClass generated
+            && !isSet(generated.className()))) {
+      problems.add(
+          "No struct to generate: set --thriftIdl and --thriftStruct, or --className to a"
+              + " Thrift-generated struct class");
     }
     if (!(optionalFieldProbability >= 0 && optionalFieldProbability <= 1)) {
       problems.add(
@@ -144,8 +166,9 @@ public final class GeneratorConfig implements Serializable {
     return problems;
   }
 
-  public String className() {
-    return className;
+  /** Where the struct's description comes from (a generated class or an IDL read at launch). */
+  public ThriftSource source() {
+    return source;
   }
 
   public long seed() {
@@ -190,7 +213,7 @@ public final class GeneratorConfig implements Serializable {
 
   public Builder toBuilder() {
     return builder()
-        .className(className)
+        .source(source)
         .seed(seed)
         .completeObjects(completeObjects)
         .optionalFieldProbability(optionalFieldProbability)
@@ -217,20 +240,20 @@ public final class GeneratorConfig implements Serializable {
         && maxCollectionSize == c.maxCollectionSize
         && skewCardinality == c.skewCardinality
         && Double.compare(skewExponent, c.skewExponent) == 0
-        && Objects.equals(className, c.className)
+        && Objects.equals(source, c.source)
         && fieldsWithSkew.equals(c.fieldsWithSkew)
         && protocol == c.protocol;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(className, seed, fieldsWithSkew, protocol);
+    return Objects.hash(source, seed, fieldsWithSkew, protocol);
   }
 
   @Override
   public String toString() {
-    return "GeneratorConfig{className="
-        + className
+    return "GeneratorConfig{"
+        + (source == null ? "no struct" : source.describe())
         + ", seed="
         + seed
         + ", completeObjects="
@@ -256,7 +279,7 @@ public final class GeneratorConfig implements Serializable {
 
   /** Starts from the same defaults as {@link DatagenOptions}. */
   public static final class Builder {
-    private String className = DatagenOptions.DEFAULT_CLASS_NAME;
+    private ThriftSource source = ThriftSource.generatedClass(DatagenOptions.DEFAULT_CLASS_NAME);
     private long seed = DatagenOptions.DEFAULT_SEED;
     private boolean completeObjects = false;
     private double optionalFieldProbability = DatagenOptions.DEFAULT_OPTIONAL_FIELD_PROBABILITY;
@@ -270,8 +293,13 @@ public final class GeneratorConfig implements Serializable {
 
     private Builder() {}
 
+    /** A Thrift-generated class; see {@link #source(ThriftSource)} for an IDL. */
     public Builder className(String className) {
-      this.className = className;
+      return source(ThriftSource.generatedClass(className));
+    }
+
+    public Builder source(ThriftSource source) {
+      this.source = source;
       return this;
     }
 

@@ -26,6 +26,7 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TSet;
 import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Random instances of any Thrift struct, without a pipeline: the core of the data generator, also
@@ -87,7 +88,7 @@ public final class RandomEventGenerator {
       throw new IllegalArgumentException(String.join("; ", problems));
     }
     this.config = config;
-    this.struct = ThriftStruct.forClassName(config.className());
+    this.struct = config.source().resolve();
     this.scratch = new byte[Math.max(UUID_LENGTH, config.maxStringLength())];
     this.scratchView = ByteBuffer.wrap(scratch);
     this.protocol = config.protocol().newWriter(transport);
@@ -103,7 +104,7 @@ public final class RandomEventGenerator {
               + ", which "
               + (skewed.size() == 1 ? "is not a field path" : "are not field paths")
               + " of "
-              + struct.structClass().getName()
+              + struct.qualifiedName()
               + ": use dotted IDL field names from the top-level struct, one of "
               + describePaths());
     }
@@ -128,6 +129,11 @@ public final class RandomEventGenerator {
    * a Thrift reader that decodes into a new instance sees the IDL default in its place.
    */
   public TBase<?, ?> generate(long sequence) {
+    if (!struct.hasJavaClass()) {
+      throw new IllegalStateException(
+          struct.qualifiedName()
+              + " was read from an IDL: generate(n) builds generated objects, so use serialize(n)");
+    }
     random.reseed(SplitMixRandom.seedFor(config.seed(), sequence));
     return (TBase<?, ?>) root.build(random);
   }
@@ -321,6 +327,22 @@ public final class RandomEventGenerator {
 
   private record FieldSlot(ThriftField field, TField descriptor, Gen gen, boolean always) {}
 
+  /**
+   * A built struct without a generated class (set elements and map keys of an IDL struct): equal
+   * when the field values are, as generated classes are, so sets and maps de-duplicate alike.
+   */
+  private record StructValue(Object[] values) {
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof StructValue that && Arrays.deepEquals(values, that.values);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.deepHashCode(values);
+    }
+  }
+
   /** A struct, or a union: the same fields, but a union sets exactly one, chosen uniformly. */
   private final class StructGen extends Gen {
     private final ThriftStruct target;
@@ -358,6 +380,9 @@ public final class RandomEventGenerator {
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     Object build(SplitMixRandom r) {
+      if (!target.hasJavaClass()) {
+        return buildFields(r);
+      }
       TBase instance = target.newInstance();
       if (target.isUnion()) {
         FieldSlot slot = slots[r.nextInt(slots.length)];
@@ -372,8 +397,36 @@ public final class RandomEventGenerator {
       return instance;
     }
 
+    /** A struct read from an IDL has no class: its value is the fields' values, null if unset. */
+    private StructValue buildFields(SplitMixRandom r) {
+      Object[] values = new Object[slots.length];
+      if (target.isUnion()) {
+        int chosen = r.nextInt(slots.length);
+        values[chosen] = slots[chosen].gen.build(r);
+      } else {
+        for (int i = 0; i < slots.length; i++) {
+          values[i] = present(slots[i], r) ? slots[i].gen.build(r) : null;
+        }
+      }
+      return new StructValue(values);
+    }
+
     @Override
     void writeValue(TProtocol out, Object value) throws TException {
+      if (value instanceof StructValue struct) {
+        // Fields in id order, unset ones left out: what a generated class's write() does.
+        out.writeStructBegin(descriptor);
+        for (int i = 0; i < slots.length; i++) {
+          if (struct.values()[i] != null) {
+            out.writeFieldBegin(slots[i].descriptor);
+            slots[i].gen.writeValue(out, struct.values()[i]);
+            out.writeFieldEnd();
+          }
+        }
+        out.writeFieldStop();
+        out.writeStructEnd();
+        return;
+      }
       ((TBase<?, ?>) value).write(out);
     }
 
@@ -551,26 +604,37 @@ public final class RandomEventGenerator {
     }
   }
 
+  /** Declared values only; built values are the generated constants, or the number (IDL). */
   private static final class EnumGen extends Gen {
-    private final TEnum[] values;
+    private final int[] values;
+    private final TEnum @Nullable [] constants;
 
     EnumGen(ThriftEnum type) {
-      this.values = type.values().toArray(new TEnum[0]);
+      this.values = type.members().stream().mapToInt(ThriftEnum.Member::value).toArray();
+      if (type.hasJavaClass()) {
+        constants = new TEnum[values.length];
+        for (int i = 0; i < values.length; i++) {
+          constants[i] = type.constant(values[i]);
+        }
+      } else {
+        constants = null;
+      }
     }
 
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
-      out.writeI32(values[r.nextInt(values.length)].getValue());
+      out.writeI32(values[r.nextInt(values.length)]);
     }
 
     @Override
     Object build(SplitMixRandom r) {
-      return values[r.nextInt(values.length)];
+      int index = r.nextInt(values.length);
+      return constants == null ? (Object) values[index] : constants[index];
     }
 
     @Override
     void writeValue(TProtocol out, Object value) throws TException {
-      out.writeI32(((TEnum) value).getValue());
+      out.writeI32(value instanceof TEnum constant ? constant.getValue() : (Integer) value);
     }
 
     @Override

@@ -9,6 +9,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.schema.ThriftSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,7 +47,7 @@ public class DatagenPipelineTest {
             "--thriftProtocol=COMPACT",
             "--pubsubRootUrl=http://localhost:8085");
     GeneratorConfig config = DatagenPipeline.validate(options);
-    assertEquals("io.thriftbq.testing.AllTypes", config.className());
+    assertEquals(ThriftSource.generatedClass("io.thriftbq.testing.AllTypes"), config.source());
     assertEquals(9, config.seed());
     assertTrue(config.completeObjects());
     assertEquals(0.5, config.optionalFieldProbability(), 0);

@@ -7,6 +7,7 @@ import static org.junit.Assert.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.thriftbq.schema.ThriftSchemaOptions;
 import java.beans.Introspector;
 import java.io.File;
 import java.lang.reflect.Method;
@@ -58,9 +59,12 @@ public class FlexTemplateMetadataTest {
       assertTrue("parameter listed twice: " + name, parameters.put(name, p) == null);
     }
     options = new LinkedHashMap<>();
-    for (Method m : DatagenOptions.class.getDeclaredMethods()) {
-      if (m.isAnnotationPresent(Description.class) && propertyName(m) != null) {
-        options.put(propertyName(m), m);
+    // The options the interface declares and the shared IDL options it extends.
+    for (Class<?> declaring : List.of(DatagenOptions.class, ThriftSchemaOptions.class)) {
+      for (Method m : declaring.getDeclaredMethods()) {
+        if (m.isAnnotationPresent(Description.class) && propertyName(m) != null) {
+          options.put(propertyName(m), m);
+        }
       }
     }
   }

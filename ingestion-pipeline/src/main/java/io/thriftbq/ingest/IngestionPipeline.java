@@ -10,6 +10,7 @@ import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
 import io.thriftbq.ingest.write.EventSink;
+import io.thriftbq.ingest.write.EvolveTableSchema;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
 import org.apache.beam.runners.direct.DirectRunner;
@@ -73,6 +74,13 @@ public final class IngestionPipeline {
     IngestionPlan plan =
         IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
             .withBigQueryServices(bigQueryServices);
+    EvolveTableSchema.apply(
+        options,
+        plan.outputTable(),
+        plan.schemas().tableSchema(),
+        options.getSchemaUpdate(),
+        bigQueryServices,
+        null);
     // Pub/Sub input is unbounded; Dataflow must run it as a streaming job.
     options.setStreaming(true);
     Pipeline pipeline = Pipeline.create(options);

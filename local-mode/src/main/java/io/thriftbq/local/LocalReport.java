@@ -45,6 +45,16 @@ public final class LocalReport {
   public final Map<Long, Long> duplicates = new TreeMap<>();
 
   public final List<Long> missingIds = new ArrayList<>();
+
+  /**
+   * With {@code --id-field}: generated values absent from the table, and table values not
+   * generated.
+   */
+  public final List<String> idFieldMissing = new ArrayList<>();
+
+  public final List<String> idFieldUnexpected = new ArrayList<>();
+
+  boolean idFieldChecked;
   public long deadLetters;
   public final Map<String, Long> deadLettersByStage = new TreeMap<>();
 
@@ -92,7 +102,9 @@ public final class LocalReport {
       MetricQueryResults metrics,
       long[] latencySamples,
       long[] steadyLatencySamples,
-      long eventsPublished)
+      long eventsPublished,
+      java.util.function.@org.checkerframework.checker.nullness.qual.Nullable LongFunction<String>
+          idFieldOf)
       throws IOException {
     LocalReport report = new LocalReport();
     BigQueryEmulator bq = stack.bigquery();
@@ -186,6 +198,11 @@ public final class LocalReport {
       }
     }
 
+    if (idFieldOf != null && eventTableExists) {
+      report.idFieldChecked = true;
+      checkIdField(report, config, bq, table, idFieldOf);
+    }
+
     // Verdict.
     if (!report.missingIds.isEmpty()) {
       report.problems.add(
@@ -225,6 +242,65 @@ public final class LocalReport {
         report.toJson(
             config, stack, table, channel, ingestionArgs, progress, metrics, deadLetterTableExists);
     return report;
+  }
+
+  /**
+   * The values of {@code --id-field} in the table against those of the generated events that were
+   * not dead-lettered: each generated value present, and nothing else.
+   */
+  private static void checkIdField(
+      LocalReport report,
+      LocalRunConfig config,
+      BigQueryEmulator bq,
+      String table,
+      java.util.function.LongFunction<String> idFieldOf)
+      throws IOException {
+    java.util.Map<String, Long> expected = new java.util.HashMap<>();
+    for (long id = 0; id < config.events; id++) {
+      if (!report.validEventsDeadLettered.containsKey(id)) {
+        expected.merge(idFieldOf.apply(id), 1L, Long::sum);
+      }
+    }
+    java.util.Map<String, Long> actual = new java.util.HashMap<>();
+    for (Map<String, JsonNode> row :
+        bq.query(
+            "SELECT t."
+                + config.idField()
+                + " AS v FROM "
+                + qualified(table)
+                + " AS t WHERE t."
+                + config.idField()
+                + " IS NOT NULL")) {
+      actual.merge(row.get("v").asText(), 1L, Long::sum);
+    }
+    expected.forEach(
+        (value, n) -> {
+          if (!actual.containsKey(value)) {
+            report.idFieldMissing.add(value);
+          }
+        });
+    actual.forEach(
+        (value, n) -> {
+          if (!expected.containsKey(value)) {
+            report.idFieldUnexpected.add(value);
+          }
+        });
+    if (!report.idFieldMissing.isEmpty()) {
+      report.problems.add(
+          report.idFieldMissing.size()
+              + " generated value(s) of "
+              + config.idField()
+              + " missing from the table, e.g. "
+              + report.idFieldMissing.subList(0, Math.min(5, report.idFieldMissing.size())));
+    }
+    if (!report.idFieldUnexpected.isEmpty()) {
+      report.problems.add(
+          report.idFieldUnexpected.size()
+              + " value(s) of "
+              + config.idField()
+              + " in the table that no generated event has, e.g. "
+              + report.idFieldUnexpected.subList(0, Math.min(5, report.idFieldUnexpected.size())));
+    }
   }
 
   public boolean ok() {
@@ -472,6 +548,12 @@ public final class LocalReport {
             missingIds.isEmpty()
                 ? ""
                 : " e.g. " + missingIds.subList(0, Math.min(10, missingIds.size()))));
+    if (idFieldChecked) {
+      s.append(
+          String.format(
+              "Id field values   %d missing, %d unexpected%n",
+              idFieldMissing.size(), idFieldUnexpected.size()));
+    }
     s.append(
         String.format(
             "Duplicates        %d ids, %d extra rows%s%n",

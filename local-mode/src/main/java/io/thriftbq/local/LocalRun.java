@@ -2,7 +2,9 @@ package io.thriftbq.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.api.services.bigquery.model.Table;
+import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableReference;
+import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.datagen.DatagenOptions;
@@ -10,6 +12,11 @@ import io.thriftbq.datagen.DatagenPipeline;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.convert.ConverterConfig;
+import io.thriftbq.ingest.convert.EventConverter;
+import io.thriftbq.ingest.convert.EventConverters;
+import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.convert.ThriftDecodeException;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
@@ -17,6 +24,8 @@ import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.schema.ThriftSource;
+import io.thriftbq.schema.ThriftSources;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -87,7 +96,7 @@ public final class LocalRun {
     return new Channel(topic, subscription);
   }
 
-  /** The ingestion flags of a local run of {@code step}. */
+  /** The ingestion flags of a local run of {@code step}, for the sample event. */
   public static List<String> ingestionArgs(
       EmulatorStack stack,
       TuningStep step,
@@ -96,6 +105,27 @@ public final class LocalRun {
       String subscription,
       String table,
       boolean directRunnerChecks) {
+    return ingestionArgs(
+        stack,
+        step,
+        format,
+        triggeringFrequencyOverrideSec,
+        subscription,
+        table,
+        directRunnerChecks,
+        LocalRunConfig.defaults().ingestionStructArgs());
+  }
+
+  /** The ingestion flags of a local run of {@code step}; {@code structArgs} name the struct. */
+  public static List<String> ingestionArgs(
+      EmulatorStack stack,
+      TuningStep step,
+      StorageFormat format,
+      Integer triggeringFrequencyOverrideSec,
+      String subscription,
+      String table,
+      boolean directRunnerChecks,
+      List<String> structArgs) {
     PubsubEmulator pubsub = stack.pubsub();
     BigQueryEmulator bigquery = stack.bigquery();
     List<String> args = new ArrayList<>();
@@ -108,7 +138,7 @@ public final class LocalRun {
     args.add("--bigQueryEndpoint=" + bigquery.restEndpoint());
     args.add("--subscription=" + pubsub.subscriptionPath(subscription));
     args.add("--outputTable=" + bigquery.project() + ":" + LocalRunConfig.DATASET + "." + table);
-    args.add("--thriftClassName=" + LocalRunConfig.EVENT_CLASS);
+    args.addAll(structArgs);
     args.add("--includeAttributes=true");
     args.add("--includePubsubMessageId=true");
     args.add("--includePublishTime=true");
@@ -136,6 +166,7 @@ public final class LocalRun {
     return new EmulatorBigQueryServices(stack.bigquery().storageWriteEndpoint());
   }
 
+  /** The generator flags of a local run, for the sample event. */
   public static List<String> datagenArgs(
       EmulatorStack stack,
       String topic,
@@ -144,6 +175,27 @@ public final class LocalRun {
       long seed,
       int recordsPerMessage,
       boolean directRunnerChecks) {
+    return datagenArgs(
+        stack,
+        topic,
+        events,
+        ratePerSec,
+        seed,
+        recordsPerMessage,
+        directRunnerChecks,
+        LocalRunConfig.defaults().datagenStructArgs());
+  }
+
+  /** The generator flags of a local run; {@code structArgs} name the struct. */
+  public static List<String> datagenArgs(
+      EmulatorStack stack,
+      String topic,
+      long events,
+      long ratePerSec,
+      long seed,
+      int recordsPerMessage,
+      boolean directRunnerChecks,
+      List<String> structArgs) {
     List<String> args = new ArrayList<>();
     args.add("--runner=DirectRunner");
     args.add("--blockOnRun=false");
@@ -151,7 +203,7 @@ public final class LocalRun {
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
     args.add("--pubsubRootUrl=" + stack.pubsub().rootUrl());
     args.add("--outputTopic=" + stack.pubsub().topicPath(topic));
-    args.add("--className=" + LocalRunConfig.EVENT_CLASS);
+    args.addAll(structArgs);
     args.add("--maxEvents=" + events);
     args.add("--generatorRatePerSec=" + ratePerSec);
     args.add("--seed=" + seed);
@@ -178,15 +230,23 @@ public final class LocalRun {
    * create-if-needed path runs, and that lookup fails on a missing table.
    */
   public static void createTables(EmulatorStack stack, String table) throws Exception {
+    createTables(stack, table, LocalRunConfig.defaults().ingestionStructArgs());
+  }
+
+  /** Creates the tables for the struct that {@code structArgs} (ingestion flags) name. */
+  public static void createTables(EmulatorStack stack, String table, List<String> structArgs)
+      throws Exception {
     BigQueryServicesImpl services = new BigQueryServicesImpl();
+    List<String> args = new ArrayList<>(structArgs);
+    args.add("--project=" + stack.bigquery().project());
+    args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
+    args.add("--bigQueryEndpoint=" + stack.bigquery().restEndpoint());
     IngestionOptions options =
-        PipelineOptionsFactory.fromArgs(
-                "--project=" + stack.bigquery().project(),
-                "--credentialFactoryClass=" + NOOP_CREDENTIALS,
-                "--bigQueryEndpoint=" + stack.bigquery().restEndpoint())
-            .as(IngestionOptions.class);
-    TableSchema events =
-        EventSchemas.of(LocalRunConfig.EVENT_CLASS, MetadataColumns.ALL).tableSchema();
+        PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
+    ThriftSource source =
+        ThriftSources.choose(
+            options, "--thriftClassName", options.getThriftClassName(), LocalRunConfig.EVENT_CLASS);
+    TableSchema events = EventSchemas.of(source, MetadataColumns.ALL).tableSchema();
     try (BigQueryServices.DatasetService datasets = services.getDatasetService(options)) {
       createIfMissing(datasets, stack, table, events);
       createIfMissing(
@@ -213,13 +273,77 @@ public final class LocalRun {
             .setSchema(schema));
   }
 
+  /**
+   * The value of {@code path} (dotted) in generated event {@code n}, as the event table holds it:
+   * decoded by the pipeline's own TABLE_ROW converter.
+   *
+   * @throws IllegalArgumentException when the path names no non-repeated field of the struct
+   */
+  static java.util.function.LongFunction<String> idFieldOf(
+      RandomEventGenerator generator, String path) {
+    ConverterConfig config =
+        new ConverterConfig(
+            generator.config().source(),
+            generator.config().protocol(),
+            ConverterConfig.DEFAULT_MAX_STRING_BYTES,
+            ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
+            MetadataColumns.NONE,
+            null,
+            io.thriftbq.ingest.options.UnknownEnumValues.KEEP,
+            io.thriftbq.ingest.options.InvalidUtf8.REPLACE);
+    String[] parts = path.split("\\.");
+    checkIdPath(config.schemas().tableSchema().getFields(), parts, 0, path);
+    EventConverter<TableRow> rows = EventConverters.create(config, StorageFormat.TABLE_ROW);
+    // Its own generator: the publisher's is not to be shared between threads.
+    RandomEventGenerator events = new RandomEventGenerator(generator.config());
+    return n -> {
+      try {
+        Object value = rows.fromBytes(events.serialize(n), EventMetadata.EMPTY);
+        for (String part : parts) {
+          value = value == null ? null : ((Map<?, ?>) value).get(part);
+        }
+        return String.valueOf(value);
+      } catch (ThriftDecodeException e) {
+        throw new IllegalStateException("generated event " + n + " does not decode", e);
+      }
+    };
+  }
+
+  private static void checkIdPath(
+      List<TableFieldSchema> fields, String[] parts, int index, String path) {
+    TableFieldSchema field =
+        fields.stream()
+            .filter(f -> f.getName().equals(parts[index]))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--id-field=" + path + ": the struct has no field " + parts[index]));
+    if ("REPEATED".equals(field.getMode())) {
+      throw new IllegalArgumentException(
+          "--id-field=" + path + ": " + parts[index] + " is repeated; name a single value");
+    }
+    boolean record = "RECORD".equals(field.getType());
+    if (index == parts.length - 1 && record) {
+      throw new IllegalArgumentException(
+          "--id-field=" + path + " is a struct; name one of its scalar fields");
+    }
+    if (index < parts.length - 1) {
+      if (!record) {
+        throw new IllegalArgumentException(
+            "--id-field=" + path + ": " + parts[index] + " has no fields");
+      }
+      checkIdPath(field.getFields(), parts, index + 1, path);
+    }
+  }
+
   /** Runs everything and returns the report; stops the pipelines it started. */
   public LocalReport execute() throws Exception {
     TuningStep step = config.step;
     String table = config.tableName();
     Channel channel = createChannel(stack, "events-step" + step.number());
     if (step.connectionPool()) {
-      createTables(stack, table);
+      createTables(stack, table, config.ingestionStructArgs());
     }
     List<String> ingestArgs =
         ingestionArgs(
@@ -229,7 +353,8 @@ public final class LocalRun {
             config.triggeringFrequencySec,
             channel.subscription(),
             table,
-            config.directRunnerChecks);
+            config.directRunnerChecks,
+            config.ingestionStructArgs());
     List<String> genArgs =
         datagenArgs(
             stack,
@@ -238,8 +363,12 @@ public final class LocalRun {
             config.ratePerSec,
             config.seed,
             config.recordsPerMessage,
-            config.directRunnerChecks);
+            config.directRunnerChecks,
+            config.datagenStructArgs());
     RandomEventGenerator generator = generatorFor(genArgs);
+    // Checked before anything starts: a wrong path fails the run at once.
+    java.util.function.LongFunction<String> idOf =
+        config.idField() == null ? null : idFieldOf(generator, config.idField());
     List<MalformedMessages.Malformed> malformed =
         MalformedMessages.create(config.malformedCount(), config.seed, generator::serialize);
 
@@ -335,7 +464,8 @@ public final class LocalRun {
           ingestionMetrics,
           HandOffLatencyProbe.samples(),
           HandOffLatencyProbe.samplesCreatedSince(startEpochMillis + WARMUP_MILLIS),
-          publishedSoFar.getAsLong());
+          publishedSoFar.getAsLong(),
+          idOf);
     } finally {
       cancelQuietly(ingestion);
       if (datagen != null) {

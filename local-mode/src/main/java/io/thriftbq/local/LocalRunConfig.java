@@ -36,6 +36,10 @@ public final class LocalRunConfig {
   int sampleRows = 3;
   boolean generatorPipeline;
   boolean help;
+  String idl;
+  String idlIncludePath;
+  String struct;
+  String idField;
 
   public static LocalRunConfig defaults() {
     return new LocalRunConfig();
@@ -50,6 +54,13 @@ public final class LocalRunConfig {
         "the ingestion pipeline on the DirectRunner with one tuning step's configuration, and the",
         "data generator for a bounded number of events; then reports what arrived.",
         "",
+        "  --idl FILE              your Thrift IDL, read at launch (no code generator, no build)",
+        "  --struct NAME           the struct of --idl each event holds (FILE.Name if ambiguous)",
+        "  --idl-include DIRS      comma-separated directories for the IDL's includes",
+        "  --id-field PATH         a field (dotted path) whose values identify events: the report",
+        "                          also checks that the table holds exactly the generated values",
+        "                          (default: none; events are always matched by the event_id",
+        "                          attribute the publisher sets)",
         "  --step N                tuning step "
             + TuningStep.range()
             + " (default 7); see docs/LOCAL.md for the table",
@@ -168,6 +179,18 @@ public final class LocalRunConfig {
         case "--table":
           table = value;
           break;
+        case "--idl":
+          idl = value;
+          break;
+        case "--idl-include":
+          idlIncludePath = value;
+          break;
+        case "--struct":
+          struct = value;
+          break;
+        case "--id-field":
+          idField = value;
+          break;
         default:
           throw new IllegalArgumentException("Unknown option " + name + " (see --help)");
       }
@@ -197,6 +220,18 @@ public final class LocalRunConfig {
     }
     if (table != null && !table.matches("[A-Za-z_][A-Za-z0-9_]{0,200}")) {
       throw new IllegalArgumentException("--table must be a plain BigQuery table name");
+    }
+    if ((idl == null) != (struct == null)) {
+      throw new IllegalArgumentException(
+          "--idl and --struct go together: --idl names your .thrift file, --struct the struct of"
+              + " it that each event holds");
+    }
+    if (idlIncludePath != null && idl == null) {
+      throw new IllegalArgumentException("--idl-include needs --idl");
+    }
+    if (idField != null && !idField.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
+      throw new IllegalArgumentException(
+          "--id-field must be a dotted field path of the struct, for example event_id");
     }
   }
 
@@ -277,6 +312,48 @@ public final class LocalRunConfig {
   public LocalRunConfig directRunnerChecks(boolean value) {
     directRunnerChecks = value;
     return this;
+  }
+
+  /** Your IDL instead of the sample's generated classes; null for the sample. */
+  public LocalRunConfig idl(String file, String structName) {
+    idl = file;
+    struct = structName;
+    return this;
+  }
+
+  public LocalRunConfig idField(String path) {
+    idField = path;
+    return this;
+  }
+
+  /** The flags that name the struct, for the ingestion pipeline (and the exporter). */
+  public List<String> ingestionStructArgs() {
+    if (idl == null) {
+      return List.of("--thriftClassName=" + EVENT_CLASS);
+    }
+    return idlArgs();
+  }
+
+  /** The flags that name the struct, for the data generator. */
+  public List<String> datagenStructArgs() {
+    if (idl == null) {
+      return List.of("--className=" + EVENT_CLASS);
+    }
+    return idlArgs();
+  }
+
+  private List<String> idlArgs() {
+    List<String> args = new ArrayList<>();
+    args.add("--thriftIdl=" + Paths.get(idl).toAbsolutePath());
+    args.add("--thriftStruct=" + struct);
+    if (idlIncludePath != null) {
+      args.add("--thriftIdlIncludePath=" + idlIncludePath);
+    }
+    return args;
+  }
+
+  public String idField() {
+    return idField;
   }
 
   public LocalRunConfig reportFile(Path value) {

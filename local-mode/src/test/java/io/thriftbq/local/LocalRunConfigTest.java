@@ -22,6 +22,30 @@ import org.junit.runners.JUnit4;
 @RunWith(JUnit4.class)
 public class LocalRunConfigTest {
   @Test
+  public void anIdlNamesTheStructForEveryPipeline() {
+    LocalRunConfig config =
+        LocalRunConfig.parse(
+            new String[] {"--idl", "events.thrift", "--struct=Ev", "--id-field", "meta.id"});
+    assertThat(config.ingestionStructArgs(), hasItem("--thriftStruct=Ev"));
+    assertTrue(config.datagenStructArgs().stream().anyMatch(a -> a.startsWith("--thriftIdl=/")));
+    assertFalse(
+        config.ingestionStructArgs().stream().anyMatch(a -> a.startsWith("--thriftClassName")));
+    assertEquals("meta.id", config.idField());
+    assertEquals(
+        java.util.List.of("--thriftClassName=" + LocalRunConfig.EVENT_CLASS),
+        LocalRunConfig.defaults().ingestionStructArgs());
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LocalRunConfig.parse(new String[] {"--idl", "events.thrift"}))
+            .getMessage(),
+        containsString("--idl and --struct go together"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> LocalRunConfig.parse(new String[] {"--struct", "Ev", "--id-field", "a..b"}));
+  }
+
+  @Test
   public void defaultsRunStepSevenModestly() {
     LocalRunConfig config = LocalRunConfig.parse(new String[0]);
     assertEquals(TuningStep.of(7), config.step());

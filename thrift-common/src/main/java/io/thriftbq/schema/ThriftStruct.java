@@ -1,5 +1,6 @@
 package io.thriftbq.schema;
 
+import java.io.Serializable;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
@@ -24,24 +25,62 @@ import org.apache.thrift.meta_data.MapMetaData;
 import org.apache.thrift.meta_data.SetMetaData;
 import org.apache.thrift.meta_data.StructMetaData;
 import org.apache.thrift.protocol.TType;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A Thrift struct (or union) described from its generated class's metadata. Instances are cached
- * per class and immutable; get one with {@link #of(Class)} or {@link #forClassName(String)}.
+ * A Thrift struct (or union or exception), described either from its generated class's metadata
+ * ({@link #of(Class)}, {@link #forClassName(String)}) or from an IDL read at launch ({@link
+ * ThriftIdl}). Immutable once resolved. A struct read from an IDL has no class: everything that
+ * works from the wire (decoding, every format, the generator, the schemas) works with it, and only
+ * what needs generated objects (a user function) asks for {@link #structClass()}.
  */
-public final class ThriftStruct {
+public final class ThriftStruct implements Serializable {
+  private static final long serialVersionUID = 1L;
   private static final Map<Class<?>, ThriftStruct> CACHE = new ConcurrentHashMap<>();
 
-  private final Class<? extends TBase<?, ?>> structClass;
+  private final String name;
+  private final String qualifiedName;
+  private final @Nullable String javaPackage;
   private final boolean union;
-  private final Constructor<? extends TBase<?, ?>> constructor;
+  private final @Nullable Class<? extends TBase<?, ?>> structClass;
+  private transient @Nullable Constructor<? extends TBase<?, ?>> constructor;
   private List<ThriftField> fields; // set once while resolving, then never changed
 
   private ThriftStruct(Class<? extends TBase<?, ?>> structClass) {
+    this.name = structClass.getSimpleName();
+    this.qualifiedName = structClass.getName();
+    this.javaPackage = structClass.getPackageName();
     this.structClass = structClass;
     this.union = TUnion.class.isAssignableFrom(structClass);
+    this.constructor = constructorOf(structClass);
+  }
+
+  private ThriftStruct(
+      String name, String qualifiedName, @Nullable String javaPackage, boolean union) {
+    this.name = name;
+    this.qualifiedName = qualifiedName;
+    this.javaPackage = javaPackage;
+    this.union = union;
+    this.structClass = null;
+  }
+
+  /** A struct read from an IDL; its fields are set once with {@link #resolveFields}. */
+  static ThriftStruct fromIdl(
+      String name, String qualifiedName, @Nullable String javaPackage, boolean union) {
+    return new ThriftStruct(name, qualifiedName, javaPackage, union);
+  }
+
+  void resolveFields(List<ThriftField> resolved) {
+    if (fields != null) {
+      throw new IllegalStateException(qualifiedName + " is already resolved");
+    }
+    fields = Collections.unmodifiableList(new ArrayList<>(resolved));
+  }
+
+  private static Constructor<? extends TBase<?, ?>> constructorOf(
+      Class<? extends TBase<?, ?>> structClass) {
     try {
-      this.constructor = structClass.getConstructor();
+      return structClass.getConstructor();
     } catch (NoSuchMethodException e) {
       throw new IllegalArgumentException(
           structClass.getName() + " has no public no-argument constructor", e);
@@ -107,12 +146,40 @@ public final class ThriftStruct {
     }
   }
 
+  /** True when a generated class stands behind this struct. */
+  public boolean hasJavaClass() {
+    return structClass != null;
+  }
+
+  /**
+   * The generated class.
+   *
+   * @throws IllegalStateException when the struct was read from an IDL; the message says why a
+   *     class is needed
+   */
   public Class<? extends TBase<?, ?>> structClass() {
+    if (structClass == null) {
+      throw new IllegalStateException(
+          qualifiedName
+              + " was read from an IDL and has no generated class: a user function or the object"
+              + " path needs Thrift-generated classes, so name them with --thriftClassName");
+    }
     return structClass;
   }
 
+  /** The IDL name of the struct (the simple class name for a generated class). */
   public String name() {
-    return structClass.getSimpleName();
+    return name;
+  }
+
+  /** The generated class's name, or {@code program.Name} for a struct read from an IDL. */
+  public String qualifiedName() {
+    return qualifiedName;
+  }
+
+  /** The Java package: the generated class's, or the IDL's {@code namespace java}; may be null. */
+  public @Nullable String javaPackage() {
+    return javaPackage;
   }
 
   /** True for a Thrift union: exactly one field is set. */
@@ -127,16 +194,20 @@ public final class ThriftStruct {
 
   /** A new, empty instance (with the IDL's default values, as the generated constructor sets). */
   public TBase<?, ?> newInstance() {
+    Class<? extends TBase<?, ?>> type = structClass();
     try {
+      if (constructor == null) {
+        constructor = constructorOf(type);
+      }
       return constructor.newInstance();
     } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("Cannot instantiate " + structClass.getName(), e);
+      throw new IllegalStateException("Cannot instantiate " + type.getName(), e);
     }
   }
 
   @Override
   public String toString() {
-    return (union ? "union " : "struct ") + structClass.getName();
+    return (union ? "union " : "struct ") + qualifiedName;
   }
 
   /** Resolves a class and every struct it references, rejecting recursive definitions. */
@@ -176,7 +247,9 @@ public final class ThriftStruct {
                 field.fieldName,
                 ThriftField.Requirement.of(field.requirementType),
                 type,
-                entry.getKey()));
+                entry.getKey(),
+                null,
+                null));
       }
       struct.fields = Collections.unmodifiableList(fields);
       inProgress.remove(structClass);
@@ -256,7 +329,7 @@ public final class ThriftStruct {
           return new ThriftType.Primitive(ThriftType.PrimitiveKind.BINARY, null);
         }
         if (TEnum.class.isAssignableFrom(c)) {
-          return new ThriftType.EnumRef(new ThriftEnum((Class<? extends TEnum>) c));
+          return new ThriftType.EnumRef(ThriftEnum.ofClass((Class<? extends TEnum>) c));
         }
         if (TBase.class.isAssignableFrom(c)) {
           return new ThriftType.StructRef(resolve((Class<? extends TBase<?, ?>>) c));
@@ -315,7 +388,7 @@ public final class ThriftStruct {
               meta.isBinary() ? ThriftType.PrimitiveKind.BINARY : ThriftType.PrimitiveKind.STRING,
               typedef);
         case TType.ENUM:
-          return new ThriftType.EnumRef(new ThriftEnum(((EnumMetaData) meta).enumClass));
+          return new ThriftType.EnumRef(ThriftEnum.ofClass(((EnumMetaData) meta).enumClass));
         case TType.STRUCT:
           if (meta instanceof StructMetaData structMeta) {
             return new ThriftType.StructRef(

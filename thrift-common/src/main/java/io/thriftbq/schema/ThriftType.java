@@ -7,7 +7,7 @@ import org.apache.thrift.protocol.TType;
  * enums and structs bound to their classes). One model serves the BigQuery schema derivation, the
  * converters and the data generator, so they cannot disagree about a type.
  */
-public sealed interface ThriftType
+public sealed interface ThriftType extends java.io.Serializable
     permits ThriftType.Primitive,
         ThriftType.EnumRef,
         ThriftType.StructRef,

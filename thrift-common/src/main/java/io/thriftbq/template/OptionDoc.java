@@ -28,16 +28,30 @@ public record OptionDoc(
     boolean required,
     Class<?> type) {
 
-  /** The options {@code options} declares itself, in declaration order (with a description). */
+  /**
+   * The options {@code options} declares, in declaration order (with a description), followed by
+   * those of the project's own interfaces it extends (shared option groups), not Beam's.
+   */
   public static List<OptionDoc> declaredBy(Class<? extends PipelineOptions> options) {
     List<OptionDoc> docs = new ArrayList<>();
+    addDeclared(options, docs);
+    return docs;
+  }
+
+  private static void addDeclared(Class<?> options, List<OptionDoc> docs) {
     for (Method getter : options.getDeclaredMethods()) {
       String name = propertyName(getter);
-      if (name != null && getter.isAnnotationPresent(Description.class)) {
+      if (name != null
+          && getter.isAnnotationPresent(Description.class)
+          && docs.stream().noneMatch(d -> d.name().equals(name))) {
         docs.add(of(getter, name));
       }
     }
-    return docs;
+    for (Class<?> parent : options.getInterfaces()) {
+      if (parent.getPackageName().startsWith("io.thriftbq")) {
+        addDeclared(parent, docs);
+      }
+    }
   }
 
   /** The option {@code name} of {@code options}, declared there or inherited (Beam's own). */

@@ -4,6 +4,8 @@ import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.schema.ThriftEnum;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
 
 /**
@@ -65,7 +67,7 @@ final class DecodingRules {
     if (unknownEnums == UnknownEnumValues.DEAD_LETTER) {
       throw new InvalidFieldValueException(
           "enum "
-              + type.enumClass().getSimpleName()
+              + type.name()
               + " has no value "
               + number
               + " (a producer on a newer IDL? --unknownEnumValues=KEEP stores it as UNKNOWN_"
@@ -108,6 +110,42 @@ final class DecodingRules {
     }
     acceptUtf8(bytes, offset, length);
     return text;
+  }
+
+  /** Distinct unknown fields remembered per report; more are counted but not named. */
+  static final int MAX_NAMED_UNKNOWN_FIELDS = 32;
+
+  private long unknownFields;
+  private final Map<String, Long> unknownFieldsByName = new LinkedHashMap<>();
+
+  /**
+   * Records a field the decoder skipped: an id the IDL does not know (a producer on a newer IDL),
+   * or a known id with another wire type (a changed type).
+   */
+  void unknownField(String structName, short id, byte wireType, boolean knownId) {
+    unknownFields++;
+    String key =
+        structName + "." + id + (knownId ? " (wire type " + wireType + ", not the IDL's)" : "");
+    if (unknownFieldsByName.size() < MAX_NAMED_UNKNOWN_FIELDS
+        || unknownFieldsByName.containsKey(key)) {
+      unknownFieldsByName.merge(key, 1L, Long::sum);
+    }
+  }
+
+  /** Fields skipped so far, for a check around one payload. */
+  long unknownFieldCount() {
+    return unknownFields;
+  }
+
+  /** Skipped fields by {@code Struct.id} since the last call (at most 32 named), and the total. */
+  UnknownFields takeUnknownFields() {
+    if (unknownFields == 0) {
+      return UnknownFields.NONE;
+    }
+    UnknownFields taken = new UnknownFields(unknownFields, Map.copyOf(unknownFieldsByName));
+    unknownFields = 0;
+    unknownFieldsByName.clear();
+    return taken;
   }
 
   long takeUnknownEnumValues() {

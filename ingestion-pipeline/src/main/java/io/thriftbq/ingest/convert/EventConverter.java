@@ -37,4 +37,11 @@ public interface EventConverter<T> {
 
   /** String fields stored with U+FFFD since the last call ({@code --invalidUtf8=REPLACE}). */
   long takeInvalidUtf8Replaced();
+
+  /**
+   * Fields skipped since the last call because the IDL does not know them (a producer on a newer
+   * IDL); for the {@code unknown_fields} metric and the log. With {@code --keepUnknownFields} the
+   * event's bytes are also kept in the row.
+   */
+  UnknownFields takeUnknownFields();
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.TFieldIdEnum;
+import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TField;
 import org.apache.thrift.protocol.TList;
 import org.apache.thrift.protocol.TMap;
@@ -20,6 +21,7 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolUtil;
 import org.apache.thrift.protocol.TSet;
 import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TMemoryInputTransport;
 
 /**
  * Reads one Thrift struct into a record of the output format, from the wire or from a generated
@@ -151,25 +153,61 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   /**
-   * Values a field has when it is absent from the wire: what the generated constructor sets (IDL
-   * defaults), and an empty list for containers. Computed lazily because it converts an empty
-   * instance with this very codec.
+   * Values a field has when it is absent from the wire: the IDL defaults (what a generated
+   * constructor sets, or what an IDL read at launch declares), and an empty list for containers.
+   * Computed lazily because it reads the defaults with this very codec.
    */
   private Object[] defaults() {
     if (defaults == null) {
       Object[] values = new Object[columnCount];
-      TBase<?, ?> empty = struct.newInstance();
       for (FieldSlot slot : slots) {
         if (ColumnShape.isRepeated(slot.field().type())) {
           values[slot.index()] = format.emptyRepeated();
         }
-        if (isSet(empty, slot.fieldEnum())) {
-          values[slot.index()] = slot.codec().convert(getFieldValue(empty, slot.fieldEnum()));
+      }
+      if (struct.hasJavaClass()) {
+        TBase<?, ?> empty = struct.newInstance();
+        for (FieldSlot slot : slots) {
+          if (isSet(empty, slot.fieldEnum())) {
+            values[slot.index()] = slot.codec().convert(getFieldValue(empty, slot.fieldEnum()));
+          }
+        }
+      } else {
+        for (FieldSlot slot : slots) {
+          byte[] encoded = slot.field().idlDefault();
+          if (encoded != null && !isNumberOrBool(slot.field().type())) {
+            values[slot.index()] = readDefault(slot, encoded);
+          }
         }
       }
       defaults = values;
     }
     return defaults;
+  }
+
+  /**
+   * The README's rule, the same for both sources: generated classes report a defaulted number or
+   * bool as unset (its isset bit stays clear), so only defaults of other types fill a column.
+   */
+  private static boolean isNumberOrBool(ThriftType type) {
+    return type instanceof ThriftType.Primitive primitive
+        && primitive.kind() != ThriftType.PrimitiveKind.STRING
+        && primitive.kind() != ThriftType.PrimitiveKind.BINARY;
+  }
+
+  /** Reads an IDL default (binary-encoded at launch) with the codec of its field. */
+  private Object readDefault(FieldSlot slot, byte[] encoded) {
+    try {
+      return readValue(
+          slot.codec(),
+          slot.scalar(),
+          new TBinaryProtocol(new TMemoryInputTransport(encoded)),
+          rules);
+    } catch (TException | ThriftDecodeException e) {
+      throw new IllegalStateException(
+          "The IDL default of " + slot.field().describe() + " cannot be read: " + e.getMessage(),
+          e);
+    }
   }
 
   @Override
@@ -199,6 +237,7 @@ final class StructCodec<S> implements ValueCodec {
       if (slot == null || slot.wireType() != header.type) {
         // A field from a newer IDL, or one whose type changed: Thrift's own readers skip it too.
         TProtocolUtil.skip(in, header.type, MAX_SKIP_DEPTH);
+        rules.unknownField(struct.name(), header.id, header.type, slot != null);
         skipped++;
       } else {
         try {

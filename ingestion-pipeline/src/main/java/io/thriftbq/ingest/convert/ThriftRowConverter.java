@@ -38,7 +38,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final S attributeShape;
   private final TMemoryInputTransport transport;
   private TProtocol protocol;
-  private final MethodHandle validate;
+  private final @Nullable MethodHandle validate;
+  private byte @Nullable [] pendingUnknownFields;
   private final String protocolName;
 
   ThriftRowConverter(ConverterConfig config, EventSchemas schemas, RowFormat<R, S> format) {
@@ -58,7 +59,10 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.attributeShape =
         metadataColumns.attributes()
             ? format.childShape(
-                format.rootShape(), firstMetadataColumn + metadataColumns.count() - 1)
+                format.rootShape(),
+                firstMetadataColumn
+                    + (metadataColumns.messageId() ? 1 : 0)
+                    + (metadataColumns.publishTime() ? 1 : 0))
             : null;
     try {
       // The message-size limit makes the protocol refuse any declared length larger than what is
@@ -70,13 +74,15 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
       throw new IllegalStateException(e);
     }
     this.protocol = newProtocol();
-    this.validate = validateMethod(struct);
+    // The object path (a user function) needs the generated class; an IDL struct has none.
+    this.validate = struct.hasJavaClass() ? validateMethod(struct) : null;
     this.protocolName = config.protocol().name();
   }
 
   @Override
   public R fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException {
     Object[] values;
+    long unknownBefore = rules.unknownFieldCount();
     try {
       reset(payload);
       values = root.readValues(protocol);
@@ -84,7 +90,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     } catch (TException | RuntimeException e) {
       throw decodeFailure(e);
     }
-    return format.record(format.rootShape(), withMetadata(values, metadata));
+    byte[] unknown = rules.unknownFieldCount() != unknownBefore ? payload : null;
+    return format.record(format.rootShape(), withMetadata(values, metadata, unknown));
   }
 
   /**
@@ -107,10 +114,15 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
           new StructCodec<>(
               struct, format, format.rootShape(), metadataColumns.count(), objectRules);
     }
-    TBase<?, ?> event = struct.newInstance();
+    TBase<?, ?> event = struct.newInstance(); // says what to do when there is no class
+    pendingUnknownFields = null;
+    long unknownBefore = objectRules.unknownFieldCount();
     try {
       reset(payload);
       objectCheck.readValues(protocol);
+      if (objectRules.unknownFieldCount() != unknownBefore) {
+        pendingUnknownFields = payload;
+      }
       checkFullyConsumed();
       reset(payload);
       event.read(objectProtocol);
@@ -160,6 +172,22 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   }
 
   @Override
+  public UnknownFields takeUnknownFields() {
+    UnknownFields bytesPath = rules.takeUnknownFields();
+    UnknownFields objectPath =
+        objectRules == null ? UnknownFields.NONE : objectRules.takeUnknownFields();
+    if (objectPath.count() == 0) {
+      return bytesPath;
+    }
+    if (bytesPath.count() == 0) {
+      return objectPath;
+    }
+    java.util.Map<String, Long> merged = new java.util.LinkedHashMap<>(bytesPath.byField());
+    objectPath.byField().forEach((k, v) -> merged.merge(k, v, Long::sum));
+    return new UnknownFields(bytesPath.count() + objectPath.count(), merged);
+  }
+
+  @Override
   public long takeUnknownEnumValues() {
     return rules.takeUnknownEnumValues()
         + (objectRules == null ? 0 : objectRules.takeUnknownEnumValues());
@@ -176,7 +204,11 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     if (event == null) {
       throw new ConversionException("The event is null");
     }
-    return format.record(format.rootShape(), withMetadata(root.convertValues(event), metadata));
+    // The row of a user function's result keeps the bytes of the event it was decoded from.
+    byte[] unknown = pendingUnknownFields;
+    pendingUnknownFields = null;
+    return format.record(
+        format.rootShape(), withMetadata(root.convertValues(event), metadata, unknown));
   }
 
   private void reset(byte[] payload) throws ThriftDecodeException, TTransportException {
@@ -232,7 +264,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
         e);
   }
 
-  private Object[] withMetadata(Object[] values, EventMetadata metadata) {
+  private Object[] withMetadata(
+      Object[] values, EventMetadata metadata, byte @Nullable [] unknownFieldsPayload) {
     int column = firstMetadataColumn;
     if (metadataColumns.messageId()) {
       values[column++] = metadata.messageId();
@@ -242,7 +275,10 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
           metadata.hasPublishTime() ? format.timestampMillis(metadata.publishTimeMillis()) : null;
     }
     if (metadataColumns.attributes()) {
-      values[column] = attributes(metadata.attributes());
+      values[column++] = attributes(metadata.attributes());
+    }
+    if (metadataColumns.unknownFields()) {
+      values[column] = unknownFieldsPayload == null ? null : format.bytes(unknownFieldsPayload);
     }
     return values;
   }

@@ -4,6 +4,7 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
+import io.thriftbq.ingest.convert.UnknownFields;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
@@ -20,6 +21,8 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.thrift.TBase;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hot path: one Pub/Sub message in, one element (or one dead letter, or nothing if the user
@@ -32,6 +35,8 @@ import org.joda.time.Instant;
  */
 final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>> {
   private final EventSink<R, E> sink;
+  private static final Logger LOG = LoggerFactory.getLogger(DecodeEventsFn.class);
+
   private final ConverterConfig converterConfig;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
@@ -47,6 +52,13 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
       IngestionMetrics.counter(IngestionMetrics.UNKNOWN_ENUM_VALUES);
   private final Counter invalidUtf8Replaced =
       IngestionMetrics.counter(IngestionMetrics.INVALID_UTF8_REPLACED);
+  private final Counter unknownFields = IngestionMetrics.counter(IngestionMetrics.UNKNOWN_FIELDS);
+
+  /** Unknown fields are named in the log at most once per this interval per DoFn instance. */
+  private static final long UNKNOWN_FIELDS_LOG_INTERVAL_MILLIS = 60_000;
+
+  private transient long lastUnknownFieldsLogMillis;
+  private transient java.util.@Nullable Map<String, Long> unknownFieldsSinceLog;
 
   private transient EventConverter<R> converter;
   private transient @Nullable EventTransform udf;
@@ -86,6 +98,29 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     long replaced = converter.takeInvalidUtf8Replaced();
     if (replaced != 0) {
       invalidUtf8Replaced.inc(replaced);
+    }
+    UnknownFields skipped = converter.takeUnknownFields();
+    if (skipped.count() != 0) {
+      unknownFields.inc(skipped.count());
+      logUnknownFields(skipped);
+    }
+  }
+
+  /** Names the skipped fields, by id, at a bounded rate: they mean the IDL is behind a producer. */
+  private void logUnknownFields(UnknownFields skipped) {
+    if (unknownFieldsSinceLog == null) {
+      unknownFieldsSinceLog = new java.util.LinkedHashMap<>();
+    }
+    skipped.byField().forEach((field, n) -> unknownFieldsSinceLog.merge(field, n, Long::sum));
+    long now = System.currentTimeMillis();
+    if (now - lastUnknownFieldsLogMillis >= UNKNOWN_FIELDS_LOG_INTERVAL_MILLIS) {
+      LOG.warn(
+          "Skipped fields the IDL does not know (Struct.fieldId: count since the last report): {}."
+              + " A producer is on a newer IDL: update the IDL, and use --keepUnknownFields to keep"
+              + " such events' bytes until then.",
+          unknownFieldsSinceLog);
+      unknownFieldsSinceLog.clear();
+      lastUnknownFieldsLogMillis = now;
     }
   }
 

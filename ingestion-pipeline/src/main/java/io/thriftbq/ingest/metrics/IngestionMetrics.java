@@ -52,6 +52,13 @@ public final class IngestionMetrics {
   /** String fields that were not valid UTF-8 and were stored with U+FFFD ({@code REPLACE}). */
   public static final String INVALID_UTF8_REPLACED = "invalid_utf8_replaced";
 
+  /**
+   * Fields skipped because the IDL does not know their id (or knows it with another wire type):
+   * never silently lost, as the decode logs them by id and {@code --keepUnknownFields} keeps the
+   * event's bytes.
+   */
+  public static final String UNKNOWN_FIELDS = "unknown_fields";
+
   /** Rows handed to BigQueryIO, counted just before the sink. */
   public static final String ROWS_TO_BIGQUERY = "rows_to_bigquery";
 

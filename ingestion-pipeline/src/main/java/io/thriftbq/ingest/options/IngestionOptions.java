@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.options;
 
+import io.thriftbq.schema.ThriftSchemaOptions;
 import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
@@ -20,7 +21,7 @@ import org.apache.beam.sdk.options.Validation;
  * README's option table are generated from it (see {@code docs/ARCHITECTURE.md}).
  */
 public interface IngestionOptions
-    extends GcpOptions, StreamingOptions, BigQueryOptions, PubsubOptions {
+    extends GcpOptions, StreamingOptions, BigQueryOptions, PubsubOptions, ThriftSchemaOptions {
 
   @Description(
       "Pub/Sub subscription to read from, as projects/PROJECT/subscriptions/NAME. Set exactly one"
@@ -39,8 +40,9 @@ public interface IngestionOptions
 
   @Description(
       "Fully qualified name of the Thrift-generated Java class of the event struct, for example"
-          + " io.thriftbq.sample.Event. It must be on the classpath and implement TBase.")
-  @Default.String("io.thriftbq.sample.Event")
+          + " io.thriftbq.sample.Event. It must be on the classpath and implement TBase. Give either"
+          + " this or --thriftIdl (a user function needs this one); with neither, the sample event"
+          + " io.thriftbq.sample.Event.")
   String getThriftClassName();
 
   void setThriftClassName(String value);
@@ -163,6 +165,28 @@ public interface IngestionOptions
   String getClusteringFields();
 
   void setClusteringFields(String value);
+
+  @Description(
+      "What launch does when the output table exists with another schema than the IDL's:"
+          + " ADD_COLUMNS adds the IDL's new optional fields as NULLABLE (or REPEATED) columns and"
+          + " relaxes REQUIRED columns the IDL made optional, logging each change; FAIL refuses any"
+          + " difference; NONE does not look. An incompatible change (a type change, a new REQUIRED"
+          + " field, a REQUIRED column the IDL dropped) fails the launch with the column-by-column"
+          + " difference under ADD_COLUMNS and FAIL.")
+  @Default.Enum("ADD_COLUMNS")
+  SchemaUpdate getSchemaUpdate();
+
+  void setSchemaUpdate(SchemaUpdate value);
+
+  @Description(
+      "Keep events that hold fields the IDL does not know (a producer on a newer IDL): their bytes,"
+          + " as received, go to a _unknown_fields BYTES column (NULL for other events), so the"
+          + " fields can be recovered once the IDL knows them. Skipped fields are counted in the"
+          + " unknown_fields metric and named in the log either way.")
+  @Default.Boolean(false)
+  Boolean getKeepUnknownFields();
+
+  void setKeepUnknownFields(Boolean value);
 
   @Description(
       "Fully qualified name of a class implementing io.thriftbq.ingest.udf.EventTransform, applied"

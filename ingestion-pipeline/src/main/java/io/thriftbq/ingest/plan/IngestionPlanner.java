@@ -15,6 +15,7 @@ import io.thriftbq.ingest.write.RowSink;
 import io.thriftbq.ingest.write.TableLayout;
 import io.thriftbq.ingest.write.WriteSettings;
 import io.thriftbq.schema.ThriftSource;
+import io.thriftbq.schema.ThriftSources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -36,6 +37,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * rest.
  */
 final class IngestionPlanner {
+  /** The struct when neither --thriftClassName nor --thriftIdl is given: the sample event. */
+  static final String DEFAULT_THRIFT_CLASS = "io.thriftbq.sample.Event";
 
   // Pub/Sub ids: 3-255 characters, starting with a letter.
   private static final String PUBSUB_ID = "[A-Za-z][-A-Za-z0-9._~+%]{2,254}";
@@ -77,6 +80,9 @@ final class IngestionPlanner {
     if (options.getUnknownEnumValues() == null) {
       problems.add("--unknownEnumValues is empty: set KEEP or DEAD_LETTER");
     }
+    if (options.getSchemaUpdate() == null) {
+      problems.add("--schemaUpdate is empty: set ADD_COLUMNS, FAIL or NONE");
+    }
     if (options.getInvalidUtf8() == null) {
       problems.add("--invalidUtf8 is empty: set DEAD_LETTER or REPLACE");
     }
@@ -85,9 +91,10 @@ final class IngestionPlanner {
         new MetadataColumns(
             Boolean.TRUE.equals(options.getIncludePubsubMessageId()),
             Boolean.TRUE.equals(options.getIncludePublishTime()),
-            Boolean.TRUE.equals(options.getIncludeAttributes()));
-    ThriftSource source = ThriftSource.generatedClass(options.getThriftClassName());
-    EventSchemas schemas = checkStruct(source, metadataColumns, problems);
+            Boolean.TRUE.equals(options.getIncludeAttributes()),
+            Boolean.TRUE.equals(options.getKeepUnknownFields()));
+    ThriftSource source = chooseSource(options, problems);
+    EventSchemas schemas = source == null ? null : checkStruct(source, metadataColumns, problems);
     checkProtoClass(options, format, schemas, problems);
     checkUdf(options, problems);
     String deadLetterTable = checkTables(options, problems);
@@ -171,6 +178,27 @@ final class IngestionPlanner {
     }
   }
 
+  /** The IDL or the generated class; a user function works on generated objects only. */
+  private static @Nullable ThriftSource chooseSource(
+      IngestionOptions options, List<String> problems) {
+    ThriftSource source;
+    try {
+      source =
+          ThriftSources.choose(
+              options, "--thriftClassName", options.getThriftClassName(), DEFAULT_THRIFT_CLASS);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+    if (source instanceof ThriftSource.Idl && isSet(options.getUdfClassName())) {
+      problems.add(
+          "--udfClassName works on Thrift-generated objects, which an IDL read at launch does not"
+              + " have: generate classes from your IDL and give --thriftClassName instead of"
+              + " --thriftIdl (see README, \"Bring your own IDL\")");
+    }
+    return source;
+  }
+
   private static @Nullable EventSchemas checkStruct(
       ThriftSource source, MetadataColumns metadataColumns, List<String> problems) {
     try {
@@ -178,7 +206,9 @@ final class IngestionPlanner {
       // (for example a recursive struct) fails here as well as a missing class.
       return EventSchemas.of(source, metadataColumns);
     } catch (IllegalArgumentException e) {
-      problems.add("--thriftClassName: " + e.getMessage());
+      problems.add(
+          (source instanceof ThriftSource.Idl ? "--thriftIdl: " : "--thriftClassName: ")
+              + e.getMessage());
     } catch (RuntimeException | LinkageError e) {
       problems.add(
           source.describe()

@@ -131,6 +131,9 @@ public final class EventSchemas implements Serializable {
                       column(MetadataColumns.ATTRIBUTE_KEY, "STRING", "REQUIRED"),
                       column(MetadataColumns.ATTRIBUTE_VALUE, "STRING", "NULLABLE"))));
     }
+    if (metadataColumns.unknownFields()) {
+      fields.add(column(MetadataColumns.UNKNOWN_FIELDS, "BYTES", "NULLABLE"));
+    }
     return new TableSchema().setFields(fields);
   }
 

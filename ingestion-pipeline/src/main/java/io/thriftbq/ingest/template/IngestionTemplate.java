@@ -9,6 +9,7 @@ import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
 import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.template.IdlParameters;
 import io.thriftbq.template.TemplateParameter;
 import io.thriftbq.template.TemplateSpec;
 import java.util.List;
@@ -45,93 +46,109 @@ public final class IngestionTemplate {
               + " Storage Write API (exactly-once or at-least-once). Events that cannot be decoded,"
               + " transformed, converted or written go to a dead-letter table.",
           IngestionOptions.class,
-          List.of(
-              TemplateParameter.of(
-                      "subscription", "Pub/Sub input subscription", SOURCE, PUBSUB_SUBSCRIPTION)
-                  .withRegex("^projects/[^/]+/subscriptions/[^/]+$"),
-              TemplateParameter.of("inputTopic", "Pub/Sub input topic", SOURCE, PUBSUB_TOPIC)
-                  .withRegex("^projects/[^/]+/topics/[^/]+$"),
-              TemplateParameter.of("thriftClassName", "Thrift event class", DECODING, TEXT)
-                  .withRegex(JAVA_CLASS),
-              TemplateParameter.of("thriftProtocol", "Thrift protocol", DECODING, ENUM)
-                  .withEnumLabels(
-                      Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
-              TemplateParameter.of(
-                      "maxThriftStringBytes", "Largest Thrift string (bytes)", DECODING, NUMBER)
-                  .withRegex(POSITIVE),
-              TemplateParameter.of(
-                      "maxThriftContainerElements",
-                      "Largest Thrift container (elements)",
+          IdlParameters.insertAfter(
+              "thriftClassName",
+              DECODING,
+              List.of(
+                  TemplateParameter.of(
+                          "subscription", "Pub/Sub input subscription", SOURCE, PUBSUB_SUBSCRIPTION)
+                      .withRegex("^projects/[^/]+/subscriptions/[^/]+$"),
+                  TemplateParameter.of("inputTopic", "Pub/Sub input topic", SOURCE, PUBSUB_TOPIC)
+                      .withRegex("^projects/[^/]+/topics/[^/]+$"),
+                  TemplateParameter.of("thriftClassName", "Thrift event class", DECODING, TEXT)
+                      .withRegex(JAVA_CLASS),
+                  TemplateParameter.of("thriftProtocol", "Thrift protocol", DECODING, ENUM)
+                      .withEnumLabels(
+                          Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
+                  TemplateParameter.of(
+                          "maxThriftStringBytes", "Largest Thrift string (bytes)", DECODING, NUMBER)
+                      .withRegex(POSITIVE),
+                  TemplateParameter.of(
+                          "maxThriftContainerElements",
+                          "Largest Thrift container (elements)",
+                          DECODING,
+                          NUMBER)
+                      .withRegex(POSITIVE),
+                  TemplateParameter.of(
+                          "unknownEnumValues", "Enum values the IDL does not name", DECODING, ENUM)
+                      .withEnumLabels(
+                          Map.of(
+                              "KEEP", "Keep as UNKNOWN_<number>",
+                              "DEAD_LETTER", "Dead-letter the event")),
+                  TemplateParameter.of("invalidUtf8", "Strings that are not UTF-8", DECODING, ENUM)
+                      .withEnumLabels(
+                          Map.of(
+                              "DEAD_LETTER", "Dead-letter the event",
+                              "REPLACE", "Replace with U+FFFD and count")),
+                  TemplateParameter.of("schemaUpdate", "Existing table's schema", DECODING, ENUM)
+                      .withEnumLabels(
+                          Map.of(
+                              "ADD_COLUMNS", "Add the IDL's new optional columns",
+                              "FAIL", "Fail on any difference",
+                              "NONE", "Do not compare")),
+                  TemplateParameter.of(
+                      "keepUnknownFields",
+                      "Keep events' bytes when fields are unknown",
                       DECODING,
-                      NUMBER)
-                  .withRegex(POSITIVE),
-              TemplateParameter.of(
-                      "unknownEnumValues", "Enum values the IDL does not name", DECODING, ENUM)
-                  .withEnumLabels(
-                      Map.of(
-                          "KEEP", "Keep as UNKNOWN_<number>",
-                          "DEAD_LETTER", "Dead-letter the event")),
-              TemplateParameter.of("invalidUtf8", "Strings that are not UTF-8", DECODING, ENUM)
-                  .withEnumLabels(
-                      Map.of(
-                          "DEAD_LETTER", "Dead-letter the event",
-                          "REPLACE", "Replace with U+FFFD and count")),
-              TemplateParameter.of("udfClassName", "Event transform class", DECODING, TEXT)
-                  .withRegex(JAVA_CLASS),
-              TemplateParameter.of("outputTable", "BigQuery output table", OUTPUT, BIGQUERY_TABLE)
-                  .withRegex(TABLE),
-              TemplateParameter.of(
-                      "deadLetterTable", "BigQuery dead-letter table", OUTPUT, BIGQUERY_TABLE)
-                  .withRegex(TABLE),
-              TemplateParameter.of(
-                  "keepPayloadForWriteFailures",
-                  "Keep the Thrift bytes of rows BigQuery rejects",
-                  OUTPUT,
-                  BOOLEAN),
-              TemplateParameter.of("formatToStore", "Format handed to BigQueryIO", OUTPUT, ENUM)
-                  .withEnumLabels(
-                      Map.of(
-                          "TABLE_ROW", "TableRow",
-                          "BEAM_ROW", "Beam Row",
-                          "AVRO_GENERIC_RECORD", "Avro GenericRecord",
-                          "PROTO_MESSAGE", "Generated protocol buffer message")),
-              TemplateParameter.of("protoClassName", "Generated message class", OUTPUT, TEXT)
-                  .withRegex(JAVA_CLASS),
-              TemplateParameter.of("bigQueryWriteMethod", "BigQuery write method", OUTPUT, ENUM)
-                  .withEnumLabels(
-                      Map.of(
-                          "STREAMING_INSERTS", "Streaming inserts",
-                          "STORAGE_WRITE_API", "Storage Write API, exactly-once",
-                          "STORAGE_API_AT_LEAST_ONCE", "Storage Write API, at-least-once")),
-              TemplateParameter.of("createTable", "Create the tables", OUTPUT, BOOLEAN),
-              TemplateParameter.of("partitionType", "Partitioning of a created table", OUTPUT, TEXT)
-                  .withRegex("^(DAY|HOUR|MONTH|YEAR)?$"),
-              TemplateParameter.of("partitionField", "Partitioning column", OUTPUT, TEXT),
-              TemplateParameter.of("clusteringFields", "Clustering columns", OUTPUT, TEXT),
-              TemplateParameter.of(
-                  "includePubsubMessageId", "Add the message id column", OUTPUT, BOOLEAN),
-              TemplateParameter.of(
-                  "includePublishTime", "Add the publish time column", OUTPUT, BOOLEAN),
-              TemplateParameter.of(
-                  "includeAttributes", "Add the attributes column", OUTPUT, BOOLEAN),
-              TemplateParameter.of("eventTimeAttribute", "Event-time attribute", OUTPUT, TEXT),
-              TemplateParameter.of("enableBigQueryAutoshard", "Auto-sharding", TUNING, BOOLEAN),
-              TemplateParameter.of("numStreamingKeys", "Streaming insert keys", TUNING, NUMBER)
-                  .withRegex(POSITIVE),
-              TemplateParameter.of(
-                      "storageWriteApiTriggeringFrequencySec",
-                      "Storage Write API triggering frequency (s)",
+                      BOOLEAN),
+                  TemplateParameter.of("udfClassName", "Event transform class", DECODING, TEXT)
+                      .withRegex(JAVA_CLASS),
+                  TemplateParameter.of(
+                          "outputTable", "BigQuery output table", OUTPUT, BIGQUERY_TABLE)
+                      .withRegex(TABLE),
+                  TemplateParameter.of(
+                          "deadLetterTable", "BigQuery dead-letter table", OUTPUT, BIGQUERY_TABLE)
+                      .withRegex(TABLE),
+                  TemplateParameter.of(
+                      "keepPayloadForWriteFailures",
+                      "Keep the Thrift bytes of rows BigQuery rejects",
+                      OUTPUT,
+                      BOOLEAN),
+                  TemplateParameter.of("formatToStore", "Format handed to BigQueryIO", OUTPUT, ENUM)
+                      .withEnumLabels(
+                          Map.of(
+                              "TABLE_ROW", "TableRow",
+                              "BEAM_ROW", "Beam Row",
+                              "AVRO_GENERIC_RECORD", "Avro GenericRecord",
+                              "PROTO_MESSAGE", "Generated protocol buffer message")),
+                  TemplateParameter.of("protoClassName", "Generated message class", OUTPUT, TEXT)
+                      .withRegex(JAVA_CLASS),
+                  TemplateParameter.of("bigQueryWriteMethod", "BigQuery write method", OUTPUT, ENUM)
+                      .withEnumLabels(
+                          Map.of(
+                              "STREAMING_INSERTS", "Streaming inserts",
+                              "STORAGE_WRITE_API", "Storage Write API, exactly-once",
+                              "STORAGE_API_AT_LEAST_ONCE", "Storage Write API, at-least-once")),
+                  TemplateParameter.of("createTable", "Create the tables", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                          "partitionType", "Partitioning of a created table", OUTPUT, TEXT)
+                      .withRegex("^(DAY|HOUR|MONTH|YEAR)?$"),
+                  TemplateParameter.of("partitionField", "Partitioning column", OUTPUT, TEXT),
+                  TemplateParameter.of("clusteringFields", "Clustering columns", OUTPUT, TEXT),
+                  TemplateParameter.of(
+                      "includePubsubMessageId", "Add the message id column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includePublishTime", "Add the publish time column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeAttributes", "Add the attributes column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of("eventTimeAttribute", "Event-time attribute", OUTPUT, TEXT),
+                  TemplateParameter.of("enableBigQueryAutoshard", "Auto-sharding", TUNING, BOOLEAN),
+                  TemplateParameter.of("numStreamingKeys", "Streaming insert keys", TUNING, NUMBER)
+                      .withRegex(POSITIVE),
+                  TemplateParameter.of(
+                          "storageWriteApiTriggeringFrequencySec",
+                          "Storage Write API triggering frequency (s)",
+                          TUNING,
+                          NUMBER)
+                      .withRegex(POSITIVE),
+                  TemplateParameter.of(
+                          "numStorageWriteApiStreams", "Storage Write API streams", TUNING, NUMBER)
+                      .withRegex("^[0-9]+$"),
+                  TemplateParameter.of(
+                      "useStorageApiConnectionPool",
+                      "Storage Write API connection pool",
                       TUNING,
-                      NUMBER)
-                  .withRegex(POSITIVE),
-              TemplateParameter.of(
-                      "numStorageWriteApiStreams", "Storage Write API streams", TUNING, NUMBER)
-                  .withRegex("^[0-9]+$"),
-              TemplateParameter.of(
-                  "useStorageApiConnectionPool",
-                  "Storage Write API connection pool",
-                  TUNING,
-                  BOOLEAN)));
+                      BOOLEAN))));
 
   private IngestionTemplate() {}
 }

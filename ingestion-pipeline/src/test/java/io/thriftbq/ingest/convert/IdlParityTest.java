@@ -1,0 +1,169 @@
+package io.thriftbq.ingest.convert;
+
+import static org.junit.Assert.assertEquals;
+
+import com.google.api.services.bigquery.model.TableRow;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.datagen.GeneratorConfig;
+import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.ingest.options.InvalidUtf8;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.ingest.schema.ProtoSchemas;
+import io.thriftbq.schema.ThriftSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.beam.sdk.io.gcp.bigquery.AvroGenericRecordToStorageApiProto;
+import org.apache.beam.sdk.io.gcp.bigquery.BeamRowToStorageApiProto;
+import org.apache.beam.sdk.io.gcp.bigquery.TableRowToStorageApiProto;
+import org.apache.beam.sdk.values.Row;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
+
+/**
+ * An IDL read at launch and the generated classes of the same IDL give byte-identical Storage Write
+ * API rows, in every format and both protocols, including fields left to their IDL defaults.
+ */
+@RunWith(Parameterized.class)
+public class IdlParityTest {
+  private static final String THRIFT_DIR = "../thrift-common/src/";
+  private static final EventMetadata METADATA =
+      new EventMetadata("msg-1", 1_763_000_000_123L, Map.of("k", "v"));
+
+  @Parameters(name = "{0} {1}")
+  public static List<Object[]> parameters() {
+    List<Object[]> parameters = new ArrayList<>();
+    for (String struct : List.of("Event", "AllTypes")) {
+      for (ThriftProtocol protocol : ThriftProtocol.values()) {
+        parameters.add(new Object[] {struct, protocol});
+      }
+    }
+    return parameters;
+  }
+
+  private final ThriftProtocol protocol;
+  private final ThriftSource classSource;
+  private final ThriftSource idlSource;
+
+  public IdlParityTest(String struct, ThriftProtocol protocol) {
+    this.protocol = protocol;
+    boolean sample = struct.equals("Event");
+    this.classSource =
+        ThriftSource.generatedClass(
+            sample ? "io.thriftbq.sample.Event" : "io.thriftbq.testing.AllTypes");
+    this.idlSource =
+        ThriftSource.idl(
+            THRIFT_DIR
+                + (sample ? "main/thrift/sample_event.thrift" : "test/thrift/all_types.thrift"),
+            List.of(),
+            struct);
+  }
+
+  private ConverterConfig config(ThriftSource source) {
+    return new ConverterConfig(
+        source,
+        protocol,
+        ConverterConfig.DEFAULT_MAX_STRING_BYTES,
+        ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
+        MetadataColumns.ALL,
+        null,
+        UnknownEnumValues.KEEP,
+        InvalidUtf8.DEAD_LETTER);
+  }
+
+  @Test
+  public void sameTableSchema() {
+    assertEquals(
+        EventSchemas.of(classSource, MetadataColumns.ALL).tableSchema(),
+        EventSchemas.of(idlSource, MetadataColumns.ALL).tableSchema());
+  }
+
+  @Test
+  public void everyFormatGivesTheSameStorageWriteBytes() throws Exception {
+    EventSchemas schemas = EventSchemas.of(classSource, MetadataColumns.ALL);
+    Descriptor descriptor =
+        TableRowToStorageApiProto.getDescriptorFromTableSchema(schemas.tableSchema(), true, false);
+    TableRowToStorageApiProto.SchemaInformation info =
+        TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
+            TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
+    Descriptor message =
+        FileDescriptor.buildFrom(
+                ProtoSchemas.fileFor(schemas.tableSchema(), "io.example", "Row"),
+                new FileDescriptor[0])
+            .getMessageTypes()
+            .get(0);
+
+    List<EventConverter<?>> fromClass = converters(config(classSource), message);
+    List<EventConverter<?>> fromIdl = converters(config(idlSource), message);
+    // Sparse events leave optional fields (and their IDL defaults) out; complete ones set all.
+    for (boolean complete : new boolean[] {false, true}) {
+      RandomEventGenerator generator =
+          new RandomEventGenerator(
+              GeneratorConfig.builder()
+                  .source(classSource)
+                  .protocol(protocol)
+                  .seed(complete ? 7 : 8)
+                  .completeObjects(complete)
+                  .optionalFieldProbability(0.5)
+                  .maxCollectionSize(3)
+                  .build());
+      for (long n = 0; n < 150; n++) {
+        byte[] payload = generator.serialize(n);
+        for (int f = 0; f < fromClass.size(); f++) {
+          ByteString expected =
+              storageBytes(fromClass.get(f).fromBytes(payload, METADATA), descriptor, info);
+          assertEquals(
+              "event " + n + " format " + f,
+              expected,
+              storageBytes(fromIdl.get(f).fromBytes(payload, METADATA), descriptor, info));
+        }
+      }
+    }
+  }
+
+  private static List<EventConverter<?>> converters(ConverterConfig config, Descriptor message) {
+    EventSchemas schemas = config.schemas();
+    return List.of(
+        EventConverters.create(config, StorageFormat.TABLE_ROW),
+        EventConverters.create(config, StorageFormat.BEAM_ROW),
+        EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
+        new ThriftRowConverter<>(
+            config,
+            schemas,
+            new ProtoMessageFormat(
+                schemas.tableSchema(),
+                message,
+                DynamicMessage.getDefaultInstance(message).getParserForType())));
+  }
+
+  private static ByteString storageBytes(
+      Object row, Descriptor descriptor, TableRowToStorageApiProto.SchemaInformation info)
+      throws Exception {
+    if (row instanceof TableRow tableRow) {
+      return TableRowToStorageApiProto.messageFromTableRow(
+              info, descriptor, tableRow, false, false, null, null, -1)
+          .toByteString();
+    }
+    if (row instanceof Row beamRow) {
+      return BeamRowToStorageApiProto.messageFromBeamRow(descriptor, beamRow, null, -1)
+          .toByteString();
+    }
+    if (row instanceof GenericRecord record) {
+      return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
+              descriptor, record, null, -1)
+          .toByteString();
+    }
+    return ((Message) row).toByteString();
+  }
+}

@@ -1,0 +1,3 @@
+struct BadDefault {
+  1: optional i32 count = "many",
+}

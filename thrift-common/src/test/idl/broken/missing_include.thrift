@@ -1,0 +1,5 @@
+include "not_there.thrift"
+
+struct UsesMissing {
+  1: optional not_there.Thing thing,
+}
