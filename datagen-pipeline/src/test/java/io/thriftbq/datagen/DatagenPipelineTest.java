@@ -27,6 +27,26 @@ public class DatagenPipelineTest {
       "--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory";
 
   @Test
+  public void anIdlReadAtLaunchReplacesTheClassAndExcludesIt() {
+    String idl = "--thriftIdl=../thrift-common/src/test/idl/byo_event.thrift";
+    GeneratorConfig config =
+        DatagenPipeline.validate(options(TOPIC, idl, "--thriftStruct=ByoEvent"));
+    assertEquals("byo_event.ByoEvent", config.source().resolve().qualifiedName());
+    IllegalArgumentException both =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                DatagenPipeline.validate(
+                    options(TOPIC, idl, "--thriftStruct=ByoEvent", "--className=a.b.C")));
+    assertTrue(both.getMessage(), both.getMessage().contains("give exactly one"));
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> DatagenPipeline.validate(options(TOPIC, idl, "--thriftStruct=Nope")));
+    assertTrue(unknown.getMessage(), unknown.getMessage().contains("known: "));
+  }
+
+  @Test
   public void everyDocumentedOptionNameParses() {
     DatagenOptions options =
         options(

@@ -46,7 +46,7 @@ public final class IngestionPipeline {
   public static void main(String[] args) {
     IngestionOptions options =
         PipelineOptionsFactory.fromArgs(args).withValidation().as(IngestionOptions.class);
-    Pipeline pipeline = buildPipeline(options);
+    Pipeline pipeline = launch(options, null);
     PipelineResult result = pipeline.run();
     if (options.getRunner() == DirectRunner.class) {
       PipelineResult.State state = result.waitUntilFinish();
@@ -71,6 +71,23 @@ public final class IngestionPipeline {
    */
   public static Pipeline buildPipeline(
       IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
+    return build(
+        options,
+        IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
+            .withBigQueryServices(bigQueryServices));
+  }
+
+  /**
+   * What {@code main} and local mode do: plans the options, brings an existing output table up to
+   * the IDL's schema as {@code --schemaUpdate} says (the only step that talks to BigQuery before
+   * the run), and builds the pipeline. {@link #buildPipeline} does no I/O.
+   *
+   * @param bigQueryServices services for the table check and the writes, or null for the real ones
+   * @throws IllegalArgumentException for invalid options or an incompatible table, saying what to
+   *     change
+   */
+  public static Pipeline launch(
+      IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
     IngestionPlan plan =
         IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
             .withBigQueryServices(bigQueryServices);
@@ -81,6 +98,10 @@ public final class IngestionPipeline {
         options.getSchemaUpdate(),
         bigQueryServices,
         null);
+    return build(options, plan);
+  }
+
+  private static Pipeline build(IngestionOptions options, IngestionPlan plan) {
     // Pub/Sub input is unbounded; Dataflow must run it as a streaming job.
     options.setStreaming(true);
     Pipeline pipeline = Pipeline.create(options);

@@ -154,7 +154,7 @@ public final class LocalRun {
         PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
             .withValidation()
             .as(IngestionOptions.class);
-    return IngestionPipeline.buildPipeline(options, emulatorServices(stack)).run();
+    return IngestionPipeline.launch(options, emulatorServices(stack)).run();
   }
 
   /**
@@ -287,6 +287,7 @@ public final class LocalRun {
             generator.config().protocol(),
             ConverterConfig.DEFAULT_MAX_STRING_BYTES,
             ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
+            ConverterConfig.DEFAULT_MAX_ROW_BYTES,
             MetadataColumns.NONE,
             null,
             io.thriftbq.ingest.options.UnknownEnumValues.KEEP,

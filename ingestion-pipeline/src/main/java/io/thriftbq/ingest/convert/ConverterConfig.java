@@ -23,6 +23,7 @@ public record ConverterConfig(
     ThriftProtocol protocol,
     int maxStringBytes,
     int maxContainerElements,
+    long maxRowBytes,
     MetadataColumns metadataColumns,
     @Nullable String protoClassName,
     UnknownEnumValues unknownEnumValues,
@@ -32,8 +33,14 @@ public record ConverterConfig(
   public static final int DEFAULT_MAX_STRING_BYTES = 10 * 1024 * 1024;
   public static final int DEFAULT_MAX_CONTAINER_ELEMENTS = 1_000_000;
 
+  /** BigQuery's limit on one row, for streaming inserts and the Storage Write API alike. */
+  public static final long BIGQUERY_MAX_ROW_BYTES = 10_000_000L;
+
+  /** Below BigQuery's limit by a margin for the size estimate ({@code DecodingRules}). */
+  public static final long DEFAULT_MAX_ROW_BYTES = 9_000_000L;
+
   public ConverterConfig {
-    if (maxStringBytes <= 0 || maxContainerElements <= 0) {
+    if (maxStringBytes <= 0 || maxContainerElements <= 0 || maxRowBytes <= 0) {
       throw new IllegalArgumentException("Thrift size limits must be positive");
     }
     Objects.requireNonNull(unknownEnumValues, "unknownEnumValues");
@@ -48,6 +55,7 @@ public record ConverterConfig(
         protocol,
         DEFAULT_MAX_STRING_BYTES,
         DEFAULT_MAX_CONTAINER_ELEMENTS,
+        DEFAULT_MAX_ROW_BYTES,
         metadataColumns,
         null,
         UnknownEnumValues.KEEP,
@@ -61,6 +69,7 @@ public record ConverterConfig(
         protocol,
         maxStringBytes,
         maxContainerElements,
+        maxRowBytes,
         metadataColumns,
         name,
         unknownEnumValues,
@@ -74,6 +83,7 @@ public record ConverterConfig(
         protocol,
         maxStringBytes,
         maxContainerElements,
+        maxRowBytes,
         metadataColumns,
         protoClassName,
         unknownEnums,
@@ -87,6 +97,21 @@ public record ConverterConfig(
         protocol,
         stringBytes,
         containerElements,
+        maxRowBytes,
+        metadataColumns,
+        protoClassName,
+        unknownEnumValues,
+        invalidUtf8);
+  }
+
+  /** The same configuration with another row-size limit. */
+  public ConverterConfig withMaxRowBytes(long rowBytes) {
+    return new ConverterConfig(
+        source,
+        protocol,
+        maxStringBytes,
+        maxContainerElements,
+        rowBytes,
         metadataColumns,
         protoClassName,
         unknownEnumValues,

@@ -3,6 +3,7 @@ package io.thriftbq.ingest.convert;
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.schema.ThriftEnum;
+import io.thriftbq.schema.ThriftType;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,18 +21,85 @@ final class DecodingRules {
   private final int maxContainerElements;
   private final UnknownEnumValues unknownEnums;
   private final InvalidUtf8 invalidUtf8;
+  private final long maxRowBytes;
   private long unknownEnumValues;
   private long invalidUtf8Replaced;
+
+  /**
+   * An upper bound of what the row being decoded weighs in the largest encoding the sinks send (the
+   * JSON of a TableRow for streaming inserts; the Storage Write API's protos are smaller): string
+   * bytes, binary as base64, enum names, column names, and for every number its widest form.
+   * Characters JSON escapes (quotes, control characters) count once.
+   */
+  private long rowBytes;
+
+  /**
+   * The most JSON characters a value of {@code type} takes besides its content (a string's or
+   * binary's bytes and an enum's name are added as they are read): the widest number, quotes,
+   * brackets.
+   */
+  static int valueCost(ThriftType type) {
+    if (type instanceof ThriftType.Primitive primitive) {
+      return switch (primitive.kind()) {
+        case BOOL -> 5;
+        case I8 -> 6;
+        case I16 -> 8;
+        case I32 -> 13;
+        case I64 -> 22;
+        case DOUBLE -> 26;
+        case STRING, BINARY -> 2;
+      };
+    }
+    return 2; // an enum's quotes, a record's braces, a list's brackets
+  }
+
+  /** {@code "name":value,} for a column: the name, its quotes, the colon and the comma. */
+  static int fieldCost(String name, ThriftType type) {
+    return name.length() + 4 + valueCost(type);
+  }
 
   DecodingRules(
       int maxStringBytes,
       int maxContainerElements,
+      long maxRowBytes,
       UnknownEnumValues unknownEnums,
       InvalidUtf8 invalidUtf8) {
     this.maxStringBytes = maxStringBytes;
     this.maxContainerElements = maxContainerElements;
+    this.maxRowBytes = maxRowBytes;
     this.unknownEnums = unknownEnums;
     this.invalidUtf8 = invalidUtf8;
+  }
+
+  /** Starts the size estimate of a new row. */
+  void startRow() {
+    rowBytes = 0;
+  }
+
+  /** Adds {@code bytes} to the estimate of the row being decoded. */
+  void addRowBytes(long bytes) {
+    rowBytes += bytes;
+  }
+
+  long rowBytes() {
+    return rowBytes;
+  }
+
+  /**
+   * Refuses a row whose estimated size, with {@code extraBytes} of metadata columns, is above
+   * {@code --maxRowBytes}: BigQuery refuses rows over 10 MB whatever the write method, and a row
+   * that can never be written must become a dead letter here, with its bytes, not be retried.
+   */
+  void checkRowSize(long extraBytes) throws ThriftDecodeException {
+    long total = rowBytes + extraBytes;
+    if (total > maxRowBytes) {
+      throw new ThriftDecodeException(
+          "the row would be about "
+              + total
+              + " bytes, more than --maxRowBytes="
+              + maxRowBytes
+              + " (BigQuery refuses rows over 10 MB)");
+    }
   }
 
   /**
@@ -44,6 +112,7 @@ final class DecodingRules {
       throw new InvalidFieldValueException(
           "value of " + length + " bytes is longer than --maxThriftStringBytes=" + maxStringBytes);
     }
+    rowBytes += length;
   }
 
   /** Refuses a list, set or map declaring more than {@code --maxThriftContainerElements}. */
@@ -61,8 +130,10 @@ final class DecodingRules {
   String enumName(ThriftEnum type, int number) throws InvalidFieldValueException {
     String name = type.nameOf(number);
     if (name != null) {
+      rowBytes += name.length();
       return name;
     }
+    rowBytes += 20;
     unknownEnumValues++;
     if (unknownEnums == UnknownEnumValues.DEAD_LETTER) {
       throw new InvalidFieldValueException(

@@ -58,7 +58,8 @@ final class StructCodec<S> implements ValueCodec {
       TFieldIdEnum fieldEnum,
       ValueCodec codec,
       byte wireType,
-      int scalar) {}
+      int scalar,
+      int rowCost) {}
 
   // Scalars are read by a switch rather than through the codec interface: that call site sees
   // every codec class and cannot be inlined, and scalars are most of the values of an event.
@@ -137,7 +138,14 @@ final class StructCodec<S> implements ValueCodec {
       ThriftField field = fields.get(i);
       ValueCodec codec = columnCodec(field.type(), format, shape, i, rules);
       slots[i] =
-          new FieldSlot(i, field, field.fieldEnum(), codec, codec.wireType(), scalarKind(codec));
+          new FieldSlot(
+              i,
+              field,
+              field.fieldEnum(),
+              codec,
+              codec.wireType(),
+              scalarKind(codec),
+              DecodingRules.fieldCost(field.name(), field.type()));
       min = Math.min(min, field.id());
       max = Math.max(max, field.id());
       if (field.isRequired() && !struct.isUnion()) {
@@ -242,6 +250,7 @@ final class StructCodec<S> implements ValueCodec {
       } else {
         try {
           values[slot.index()] = readValue(slot.codec(), slot.scalar(), in, rules);
+          rules.addRowBytes(slot.rowCost());
         } catch (InvalidFieldValueException e) {
           throw e.inField(slot.field().name());
         }
@@ -341,11 +350,22 @@ final class StructCodec<S> implements ValueCodec {
       boolean set = type instanceof ThriftType.SetOf;
       if (ColumnShape.needsWrapper(element)) {
         S wrapperShape = format.childShape(parentShape, index);
+        // Each element is a record: {"value":element},
         return new ListCodec<>(
-            set, columnCodec(element, format, wrapperShape, 0, rules), format, wrapperShape, rules);
+            set,
+            columnCodec(element, format, wrapperShape, 0, rules),
+            format,
+            wrapperShape,
+            rules,
+            DecodingRules.valueCost(element) + 12);
       }
       return new ListCodec<>(
-          set, columnCodec(element, format, parentShape, index, rules), format, null, rules);
+          set,
+          columnCodec(element, format, parentShape, index, rules),
+          format,
+          null,
+          rules,
+          DecodingRules.valueCost(element) + 1);
     }
     if (type instanceof ThriftType.StructRef ref) {
       return new StructCodec<>(
@@ -580,6 +600,7 @@ final class StructCodec<S> implements ValueCodec {
     public Object read(TProtocol in) throws TException, ThriftDecodeException {
       java.nio.ByteBuffer buffer = in.readBinary();
       rules.checkLength(buffer.remaining());
+      rules.addRowBytes(buffer.remaining() / 3 + 4); // base64 in JSON
       return format.bytes(copy(buffer));
     }
 
@@ -633,14 +654,17 @@ final class StructCodec<S> implements ValueCodec {
     private final RowFormat<?, S> format;
     private final S wrapperShape;
     private final DecodingRules rules;
+    private final int elementCost;
 
     ListCodec(
         boolean set,
         ValueCodec element,
         RowFormat<?, S> format,
         S wrapperShape,
-        DecodingRules rules) {
+        DecodingRules rules,
+        int elementCost) {
       this.set = set;
+      this.elementCost = elementCost;
       this.rules = rules;
       this.element = element;
       this.elementScalar = scalarKind(element);
@@ -662,6 +686,7 @@ final class StructCodec<S> implements ValueCodec {
         elementType = header.elemType;
       }
       rules.checkElements(size);
+      rules.addRowBytes((long) size * elementCost);
       if (size > 0 && elementType != element.wireType()) {
         throw new ThriftDecodeException(
             "Container holds elements of wire type "
@@ -713,8 +738,12 @@ final class StructCodec<S> implements ValueCodec {
     private final RowFormat<?, S> format;
     private final S entryShape;
     private final DecodingRules rules;
+    private final int entryCost;
 
     MapCodec(ThriftType.MapOf type, RowFormat<?, S> format, S entryShape, DecodingRules rules) {
+      // {"key":K,"value":V},
+      this.entryCost =
+          20 + DecodingRules.valueCost(type.key()) + DecodingRules.valueCost(type.value());
       this.format = format;
       this.entryShape = entryShape;
       this.rules = rules;
@@ -728,6 +757,7 @@ final class StructCodec<S> implements ValueCodec {
     public Object read(TProtocol in) throws TException, ThriftDecodeException {
       TMap header = in.readMapBegin();
       rules.checkElements(header.size);
+      rules.addRowBytes((long) header.size * entryCost);
       if (header.size > 0
           && (header.keyType != key.wireType() || header.valueType != value.wireType())) {
         throw new ThriftDecodeException(

@@ -52,6 +52,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
         new DecodingRules(
             config.maxStringBytes(),
             config.maxContainerElements(),
+            config.maxRowBytes(),
             config.unknownEnumValues(),
             config.invalidUtf8());
     this.root =
@@ -83,14 +84,17 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   public R fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException {
     Object[] values;
     long unknownBefore = rules.unknownFieldCount();
+    byte[] unknown;
     try {
       reset(payload);
+      rules.startRow();
       values = root.readValues(protocol);
       checkFullyConsumed();
+      unknown = rules.unknownFieldCount() != unknownBefore ? payload : null;
+      rules.checkRowSize(metadataBytes(metadata, unknown));
     } catch (TException | RuntimeException e) {
       throw decodeFailure(e);
     }
-    byte[] unknown = rules.unknownFieldCount() != unknownBefore ? payload : null;
     return format.record(format.rootShape(), withMetadata(values, metadata, unknown));
   }
 
@@ -107,6 +111,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
           new DecodingRules(
               config.maxStringBytes(),
               config.maxContainerElements(),
+              config.maxRowBytes(),
               UnknownEnumValues.DEAD_LETTER,
               config.invalidUtf8());
       objectProtocol = new JdkUtf8Strings(protocol);
@@ -119,7 +124,9 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     long unknownBefore = objectRules.unknownFieldCount();
     try {
       reset(payload);
+      objectRules.startRow();
       objectCheck.readValues(protocol);
+      objectRules.checkRowSize(metadataBytes(EventMetadata.EMPTY, null));
       if (objectRules.unknownFieldCount() != unknownBefore) {
         pendingUnknownFields = payload;
       }
@@ -262,6 +269,26 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
             + e.getClass().getSimpleName()
             + (e.getMessage() == null ? "" : ": " + e.getMessage()),
         e);
+  }
+
+  /** The metadata columns' share of the row-size estimate. */
+  private long metadataBytes(EventMetadata metadata, byte @Nullable [] unknownFieldsPayload) {
+    long bytes = 0;
+    if (metadataColumns.messageId() && metadata.messageId() != null) {
+      bytes += metadata.messageId().length() + 24L;
+    }
+    if (metadataColumns.publishTime()) {
+      bytes += 48;
+    }
+    if (metadataColumns.attributes()) {
+      for (Map.Entry<String, String> attribute : metadata.attributes().entrySet()) {
+        bytes += attribute.getKey().length() + attribute.getValue().length() + 32L;
+      }
+    }
+    if (metadataColumns.unknownFields() && unknownFieldsPayload != null) {
+      bytes += unknownFieldsPayload.length / 3L * 4 + 32;
+    }
+    return bytes;
   }
 
   private Object[] withMetadata(

@@ -62,6 +62,16 @@ public interface IngestionOptions
   void setMaxThriftStringBytes(Integer value);
 
   @Description(
+      "Largest row, in bytes, that the decoder lets through: its estimate of the row as sent"
+          + " (values, column names, binary as base64, metadata columns) above this is a DECODE"
+          + " dead letter with the event's bytes, because BigQuery refuses rows over 10 MB and"
+          + " would otherwise fail or retry them. At most 10000000.")
+  @Default.Long(9_000_000L)
+  Long getMaxRowBytes();
+
+  void setMaxRowBytes(Long value);
+
+  @Description(
       "Largest list, set or map, in elements, that the decoder accepts; a larger declared size is a"
           + " dead letter rather than an allocation.")
   @Default.Integer(1_000_000)

@@ -80,6 +80,19 @@ final class IngestionPlanner {
     if (options.getUnknownEnumValues() == null) {
       problems.add("--unknownEnumValues is empty: set KEEP or DEAD_LETTER");
     }
+    if (options.getMaxRowBytes() == null
+        || options.getMaxRowBytes() <= 0
+        || options.getMaxRowBytes() > ConverterConfig.BIGQUERY_MAX_ROW_BYTES) {
+      problems.add(
+          "--maxRowBytes="
+              + options.getMaxRowBytes()
+              + " is outside 1.."
+              + ConverterConfig.BIGQUERY_MAX_ROW_BYTES
+              + ": BigQuery refuses rows over 10 MB, so a larger limit would let rows through that"
+              + " can never be written (default "
+              + ConverterConfig.DEFAULT_MAX_ROW_BYTES
+              + ")");
+    }
     if (options.getSchemaUpdate() == null) {
       problems.add("--schemaUpdate is empty: set ADD_COLUMNS, FAIL or NONE");
     }
@@ -137,6 +150,7 @@ final class IngestionPlanner {
             Objects.requireNonNull(protocol),
             options.getMaxThriftStringBytes(),
             options.getMaxThriftContainerElements(),
+            options.getMaxRowBytes(),
             metadataColumns,
             blankToNull(options.getProtoClassName()),
             Objects.requireNonNull(options.getUnknownEnumValues()),

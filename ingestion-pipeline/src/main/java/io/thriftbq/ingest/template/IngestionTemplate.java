@@ -69,6 +69,8 @@ public final class IngestionTemplate {
                           DECODING,
                           NUMBER)
                       .withRegex(POSITIVE),
+                  TemplateParameter.of("maxRowBytes", "Largest row (bytes)", DECODING, NUMBER)
+                      .withRegex(POSITIVE),
                   TemplateParameter.of(
                           "unknownEnumValues", "Enum values the IDL does not name", DECODING, ENUM)
                       .withEnumLabels(

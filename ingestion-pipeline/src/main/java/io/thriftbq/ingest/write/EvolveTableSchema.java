@@ -132,8 +132,8 @@ public final class EvolveTableSchema {
         builder.setRootUrl(endpoint.endsWith("/") ? endpoint : endpoint + "/");
       }
       // The whole resource as read, with the new schema, through tables.update (PUT): the same
-      // effect as a patch, and unlike PATCH (sent as POST with a method override by this HTTP
-      // transport) the BigQuery emulator accepts it too.
+      // effect as a patch, without PATCH, which this HTTP transport sends as a POST with a
+      // method-override header that not every BigQuery-compatible server honours.
       Bigquery.Tables tables = builder.build().tables();
       Table table = tables.get(ref.getProjectId(), ref.getDatasetId(), ref.getTableId()).execute();
       table.setSchema(schema);

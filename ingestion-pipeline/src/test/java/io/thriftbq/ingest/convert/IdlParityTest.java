@@ -76,6 +76,7 @@ public class IdlParityTest {
         protocol,
         ConverterConfig.DEFAULT_MAX_STRING_BYTES,
         ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
+        ConverterConfig.DEFAULT_MAX_ROW_BYTES,
         MetadataColumns.ALL,
         null,
         UnknownEnumValues.KEEP,

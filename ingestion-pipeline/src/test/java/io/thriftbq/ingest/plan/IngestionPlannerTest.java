@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.IngestionPipeline;
 import io.thriftbq.ingest.options.IngestionOptions;
@@ -98,6 +99,45 @@ public class IngestionPlannerTest {
       args.add(SUBSCRIPTION);
       plan(options(args.toArray(new String[0])));
     }
+  }
+
+  private static final String BYO_IDL = "../thrift-common/src/test/idl/byo_event.thrift";
+
+  @Test
+  public void anIdlReadAtLaunchNamesTheStruct() {
+    IngestionPlan plan =
+        plan(options(SUBSCRIPTION, "--thriftIdl=" + BYO_IDL, "--thriftStruct=ByoEvent"));
+    assertEquals("byo_event.ByoEvent", plan.schemas().struct().qualifiedName());
+    assertTrue(plan.schemas().topLevelColumnNames().contains("payload"));
+  }
+
+  @Test
+  public void idlProblemsFailTheLaunchWithFileLineAndWhatToChange() {
+    assertInvalid(
+        "give exactly one",
+        SUBSCRIPTION,
+        "--thriftIdl=" + BYO_IDL,
+        "--thriftStruct=ByoEvent",
+        "--thriftClassName=io.thriftbq.sample.Event");
+    assertInvalid("needs --thriftStruct", SUBSCRIPTION, "--thriftIdl=" + BYO_IDL);
+    assertInvalid("--thriftIdl is not set", SUBSCRIPTION, "--thriftStruct=ByoEvent");
+    assertInvalid("known: ", SUBSCRIPTION, "--thriftIdl=" + BYO_IDL, "--thriftStruct=NoSuchStruct");
+    assertInvalid(
+        "syntax_error.thrift",
+        SUBSCRIPTION,
+        "--thriftIdl=../thrift-common/src/test/idl/broken/syntax_error.thrift",
+        "--thriftStruct=Broken");
+    assertInvalid(
+        "recursive.thrift:1",
+        SUBSCRIPTION,
+        "--thriftIdl=../thrift-common/src/test/idl/broken/recursive.thrift",
+        "--thriftStruct=Node");
+    assertInvalid(
+        "--udfClassName works on Thrift-generated objects",
+        SUBSCRIPTION,
+        "--thriftIdl=" + BYO_IDL,
+        "--thriftStruct=ByoEvent",
+        "--udfClassName=io.thriftbq.ingest.udf.ScriptedUdf");
   }
 
   @Test
