@@ -23,6 +23,10 @@ Options:
   --generator-max-workers N  Max workers of the generator job (default: 40).
   --generator-rate N         Events per second of the generator (default: 1000000).
   --parameter NAME=VALUE     Extra ingestion template parameter (repeatable).
+  --idl gs://BUCKET/F.thrift Your Thrift IDL in a bucket, read by both templates' launchers
+                             instead of the sample's classes (the image stays as built).
+  --struct NAME              The struct of --idl each message holds (FILE.Name when ambiguous).
+  --idl-include DIRS         Comma-separated gs:// directories for the IDL's includes.
   --dry-run                  Print every command; call nothing.
   -h, --help                 Show this help.
 EOF2
@@ -37,6 +41,9 @@ MAX_WORKERS=100
 GENERATOR_MAX_WORKERS=40
 GENERATOR_RATE=1000000
 EXTRA_PARAMS=()
+IDL=""
+STRUCT=""
+IDL_INCLUDE=""
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -46,14 +53,18 @@ while [[ $# -gt 0 ]]; do
       ;;
     --dry-run) DRY_RUN=1 ;;
     --project=* | --region=* | --prefix=* | --step=* | --pipeline=* | --max-workers=* | \
-      --generator-max-workers=* | --generator-rate=* | --parameter=*)
+      --generator-max-workers=* | --generator-rate=* | --parameter=* | --idl=* | --struct=* | \
+      --idl-include=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
     --project | --region | --prefix | --step | --pipeline | --max-workers | \
-      --generator-max-workers | --generator-rate | --parameter)
+      --generator-max-workers | --generator-rate | --parameter | --idl | --struct | --idl-include)
       need_value "$@"
       case "$1" in
+        --idl) IDL="$2" ;;
+        --struct) STRUCT="$2" ;;
+        --idl-include) IDL_INCLUDE="$2" ;;
         --project) PROJECT="$2" ;;
         --region) REGION="$2" ;;
         --prefix) PREFIX="$2" ;;
@@ -86,6 +97,13 @@ case "$PIPELINE" in
   ingestion | datagen | both) ;;
   *) usage_error "--pipeline must be ingestion, datagen or both, got '$PIPELINE'." ;;
 esac
+if [[ -n "$IDL" ]]; then
+  [[ "$IDL" == gs://?*/?* ]] ||
+    usage_error "--idl must be a gs:// path: the template's launcher reads it in the cloud (copy it with gcloud storage cp)."
+  [[ -n "$STRUCT" ]] || usage_error "--idl needs --struct: name the struct each message holds."
+elif [[ -n "$STRUCT" || -n "$IDL_INCLUDE" ]]; then
+  usage_error "--struct and --idl-include need --idl."
+fi
 ((DRY_RUN)) || require_command gcloud terraform
 
 # flex_flags JOB_NAME MAX_WORKERS: dataflow_common_args translated to gcloud flags, so the common
@@ -128,6 +146,7 @@ join_params() {
 }
 
 step_settings "$STEP"
+struct_args
 log "Step $STEP from flex templates: $STEP_TITLE"
 templates="$(tf_output templates_location)"
 
@@ -138,7 +157,7 @@ if [[ "$PIPELINE" != datagen ]]; then
     --subscription="$(tf_output subscription_id)" \
     --outputTable="$(tf_output event_table_spec)" \
     --deadLetterTable="$(tf_output dead_letter_table_spec)" \
-    --thriftClassName="$EVENT_CLASS" \
+    "${INGEST_STRUCT_ARGS[@]}" \
     --thriftProtocol="$THRIFT_PROTOCOL" \
     "${STEP_ARGS[@]}" "${EXTRA_PARAMS[@]}")"
   run gcloud dataflow flex-template run "$job" --template-file-gcs-location="$templates/ingestion.json" \

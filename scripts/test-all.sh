@@ -40,9 +40,6 @@ apt_install thrift-compiler shellcheck bats bats-assert bats-support
 log "Generated Thrift code is current"
 "$ROOT/scripts/regenerate-thrift.sh" --check
 
-log "Generated protocol buffer code is current (protoc from Maven Central)"
-"$ROOT/scripts/regenerate-proto.sh" --check
-
 log "Java build and tests (./mvnw verify)"
 ./mvnw -B -ntp verify
 

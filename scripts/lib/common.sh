@@ -5,7 +5,7 @@
 #
 # Shared library of the deployment scripts: logging, argument parsing, validation, command
 # execution with dry run, Terraform outputs, and the ONE place where the settings common to every
-# Dataflow job and the settings of the seven tuning steps are defined.
+# Dataflow job and the settings of the tuning steps (the seven of the study, and step 8) are defined.
 #
 # Source it; do not run it. Every command that touches the cloud, Terraform, Maven or Java goes
 # through `run` (or `run_in`/`run_capture`), so --dry-run prints it and calls nothing.
@@ -205,6 +205,9 @@ tf_vars() {
   if [[ -n "${TFVARS:-}" ]]; then
     TF_VAR_ARGS+=(-var-file="$TFVARS")
   fi
+  if [[ -n "${EVENT_SCHEMA_FILE:-}" ]]; then
+    TF_VAR_ARGS+=(-var="event_table_schema_file=$EVENT_SCHEMA_FILE")
+  fi
 }
 
 tf_apply() {
@@ -269,11 +272,37 @@ step_settings() {
   die "unknown step '$1' (steps: $(step_numbers | tr '\n' ' '))"
 }
 
+# struct_args: the flags that name the event struct, the same for both jobs except the option
+# for a generated class: the user's IDL (--idl/--struct, read at launch), or the sample's class.
+# Sets INGEST_STRUCT_ARGS and GENERATOR_STRUCT_ARGS.
+struct_args() {
+  if [[ -n "${IDL:-}" ]]; then
+    INGEST_STRUCT_ARGS=(--thriftIdl="$IDL" --thriftStruct="$STRUCT")
+    [[ -z "${IDL_INCLUDE:-}" ]] || INGEST_STRUCT_ARGS+=(--thriftIdlIncludePath="$IDL_INCLUDE")
+    GENERATOR_STRUCT_ARGS=("${INGEST_STRUCT_ARGS[@]}")
+  else
+    INGEST_STRUCT_ARGS=(--thriftClassName="$EVENT_CLASS")
+    GENERATOR_STRUCT_ARGS=(--className="$EVENT_CLASS")
+  fi
+}
+
+# export_idl_schema: with --idl, the event table's schema comes from the user's IDL (Terraform
+# creates the table with it), written next to the Terraform state, not over the sample's file.
+export_idl_schema() {
+  [[ -n "${IDL:-}" ]] || return 0
+  local dir="$TF_DIR/schemas/generated/$PREFIX"
+  EVENT_SCHEMA_FILE="$dir/event_table.json"
+  ((DRY_RUN)) || mkdir -p "$dir"
+  run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
+    --output="$EVENT_SCHEMA_FILE"
+}
+
 # The generator is the same in every step: the same struct at 1M events/s, uncompressed,
 # one event per message, unbounded.
 generator_step_args() {
+  struct_args
   GENERATOR_ARGS=(
-    --className="$EVENT_CLASS"
+    "${GENERATOR_STRUCT_ARGS[@]}"
     --thriftProtocol="$THRIFT_PROTOCOL"
     --generatorRatePerSec="$GENERATOR_RATE"
     --maxRecordsPerBatch=1
@@ -376,6 +405,11 @@ Options:
   --generator-rate N         Events per second of the generator (default: 1000000, the study's
                              rate; lower it only for a cheap smoke test).
   --generator-arg FLAG       Extra flag for the generator (repeatable), e.g. --generator-arg=--seed=7.
+  --idl FILE                 Your Thrift IDL (local or gs://), read at launch by both jobs instead
+                             of the sample's classes; the event table's schema is exported from it
+                             for Terraform (terraform/schemas/generated/PREFIX/).
+  --struct NAME              The struct of --idl each message holds (FILE.Name when ambiguous).
+  --idl-include DIRS         Comma-separated directories for the IDL's includes.
   --tfvars FILE              Extra Terraform variables file.
   --auto-approve             terraform apply without asking.
   --skip-terraform           Use the existing infrastructure (still reads its outputs).
@@ -418,6 +452,10 @@ parse_launch_args() {
   SKIP_TERRAFORM=0
   SKIP_BUILD=0
   NO_GENERATOR=0
+  IDL=""
+  STRUCT=""
+  IDL_INCLUDE=""
+  EVENT_SCHEMA_FILE=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       -h | --help)
@@ -430,14 +468,17 @@ parse_launch_args() {
       --skip-build) SKIP_BUILD=1 ;;
       --no-generator) NO_GENERATOR=1 ;;
       --project=* | --region=* | --prefix=* | --max-workers=* | --generator-max-workers=* | \
-        --generator-rate=* | --generator-arg=* | --tfvars=*)
+        --generator-rate=* | --generator-arg=* | --tfvars=* | --idl=* | --struct=* | --idl-include=*)
         set -- "${1%%=*}" "${1#*=}" "${@:2}"
         continue
         ;;
       --project | --region | --prefix | --max-workers | --generator-max-workers | \
-        --generator-rate | --tfvars)
+        --generator-rate | --tfvars | --idl | --struct | --idl-include)
         need_value "$@"
         case "$1" in
+          --idl) IDL="$2" ;;
+          --struct) STRUCT="$2" ;;
+          --idl-include) IDL_INCLUDE="$2" ;;
           --project) PROJECT="$2" ;;
           --region) REGION="$2" ;;
           --prefix) PREFIX="$2" ;;
@@ -479,6 +520,15 @@ parse_launch_args() {
   if [[ -n "$TFVARS" ]]; then
     validate_file --tfvars "$TFVARS"
     TFVARS="$(cd "$(dirname "$TFVARS")" && pwd)/$(basename "$TFVARS")"
+  fi
+  if [[ -n "$IDL" ]]; then
+    [[ -n "$STRUCT" ]] || usage_error "--idl needs --struct: name the struct each message holds."
+    if [[ "$IDL" != gs://* ]]; then
+      validate_file --idl "$IDL"
+      IDL="$(cd "$(dirname "$IDL")" && pwd)/$(basename "$IDL")"
+    fi
+  elif [[ -n "$STRUCT" || -n "$IDL_INCLUDE" ]]; then
+    usage_error "--struct and --idl-include need --idl."
   fi
   return 0
 }
@@ -529,20 +579,22 @@ launch_step() {
   log "Project $PROJECT, region $REGION, prefix $PREFIX; jobs $ingest_job and $datagen_job."
   ((DRY_RUN)) && log "Dry run: the commands are printed on stdout and nothing is called."
 
-  # 1. Infrastructure.
-  if ((SKIP_TERRAFORM)); then
-    log "Skipping terraform apply (--skip-terraform)."
-  else
-    tf_apply
-  fi
-
-  # 2. Jars.
+  # 1. Jars (first: with --idl the table schema is exported with them).
   if ((SKIP_BUILD)); then
     log "Skipping the build (--skip-build)."
   else
     build_jars
   fi
   check_jars
+  struct_args
+  export_idl_schema
+
+  # 2. Infrastructure.
+  if ((SKIP_TERRAFORM)); then
+    log "Skipping terraform apply (--skip-terraform)."
+  else
+    tf_apply
+  fi
 
   # 3. One ingestion job per subscription: two would split the messages between them.
   find_active_jobs
@@ -559,7 +611,7 @@ ${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --r
     --subscription="$(tf_output subscription_id)"
     --outputTable="$(tf_output event_table_spec)"
     --deadLetterTable="$(tf_output dead_letter_table_spec)"
-    --thriftClassName="$EVENT_CLASS"
+    "${INGEST_STRUCT_ARGS[@]}"
     --thriftProtocol="$THRIFT_PROTOCOL"
     "${step_args[@]}" "${INGEST_EXTRA[@]}")
   local out ingest_id="" datagen_id=""

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The seven numbered launch scripts: each launches its step with exactly the SPEC table settings.
+# The eight numbered launch scripts: each launches its step with exactly the SPEC table settings
+# (steps 1-7) or the project's own step 8.
 
 load test_helper
 
@@ -18,6 +19,7 @@ expected_step_flags() {
     5) printf '%s\n' --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=BEAM_ROW --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true ;;
     6) printf '%s\n' --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=AVRO_GENERIC_RECORD --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true ;;
     7) printf '%s\n' --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=AVRO_GENERIC_RECORD --useStorageApiConnectionPool=true ;;
+    8) printf '%s\n' --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=PROTO_MESSAGE --useStorageApiConnectionPool=true ;;
   esac | sort
 }
 
@@ -44,10 +46,10 @@ assert_step() {
   assert_output --partial "https://console.cloud.google.com/dataflow/jobs/us-central1/2026-01-01_00_00_00-thriftbq-datagen-step$n?project=stub-project"
 }
 
-@test "there are exactly seven numbered scripts, one per step" {
+@test "there are exactly eight numbered scripts, one per step" {
   run bash -c "ls '$SCRIPTS'/[0-9]-*.sh | wc -l"
-  assert_output 7
-  for n in 1 2 3 4 5 6 7; do script_of "$n" >/dev/null; done
+  assert_output 8
+  for n in 1 2 3 4 5 6 7 8; do script_of "$n" >/dev/null; done
 }
 
 @test "step 1 launches STREAMING_INSERTS/TABLE_ROW with the default 50 keys" { assert_step 1; }
@@ -57,17 +59,41 @@ assert_step() {
 @test "step 5 launches STORAGE_WRITE_API/BEAM_ROW, 1 s" { assert_step 5; }
 @test "step 6 launches STORAGE_WRITE_API/AVRO_GENERIC_RECORD, 1 s" { assert_step 6; }
 @test "step 7 launches STORAGE_API_AT_LEAST_ONCE/AVRO_GENERIC_RECORD with the connection pool" { assert_step 7; }
+@test "step 8 launches STORAGE_API_AT_LEAST_ONCE/PROTO_MESSAGE with the connection pool" { assert_step 8; }
 
 @test "an ingestion flag given to a step replaces the step's own (e.g. another format)" {
-  launch 6 --formatToStore=PROTO_MESSAGE --protoClassName=io.thriftbq.sample.proto.EventRow
+  launch 6 --formatToStore=PROTO_MESSAGE --keepUnknownFields=true
   assert_success
   args="$(java_call_for "$INGEST_MAIN")"
   [[ "$(grep -c -- '^--formatToStore=' <<<"$args")" == 1 ]] || fail "formatToStore given twice: $args"
   grep -qxF -- --formatToStore=PROTO_MESSAGE <<<"$args"
-  grep -qxF -- --protoClassName=io.thriftbq.sample.proto.EventRow <<<"$args"
+  grep -qxF -- --keepUnknownFields=true <<<"$args"
   # The step's other settings stay.
   grep -qxF -- --storageWriteApiTriggeringFrequencySec=1 <<<"$args"
   grep -qxF -- --bigQueryWriteMethod=STORAGE_WRITE_API <<<"$args"
+}
+
+@test "--idl reads the user's IDL in both jobs and creates the table with its schema" {
+  idl="$(cd "$SCRIPTS/.." && pwd)/thrift-common/src/test/idl/byo_event.thrift"
+  launch 8 --idl "$idl" --struct ByoEvent
+  assert_success
+  args="$(java_call_for "$INGEST_MAIN")"
+  grep -qxF -- "--thriftIdl=$idl" <<<"$args"
+  grep -qxF -- --thriftStruct=ByoEvent <<<"$args"
+  ! grep -q -- '^--thriftClassName' <<<"$args" || fail "class and IDL both given: $args"
+  gen="$(java_call_for "$DATAGEN_MAIN")"
+  grep -qxF -- "--thriftIdl=$idl" <<<"$gen"
+  ! grep -q -- '^--className' <<<"$gen" || fail "class and IDL both given: $gen"
+  assert_output --partial "io.thriftbq.ingest.schema.SchemaExporter --thriftIdl=$idl --thriftStruct=ByoEvent"
+  grep -q -- "event_table_schema_file=.*/terraform/schemas/generated/thriftbq/event_table.json" "$STUB_LOG" ||
+    fail "terraform did not get the IDL's schema: $(cat "$STUB_LOG")"
+
+  launch 8 --struct ByoEvent
+  assert_failure 2
+  assert_output --partial "--struct and --idl-include need --idl"
+  launch 8 --idl "$idl"
+  assert_failure 2
+  assert_output --partial "--idl needs --struct"
 }
 
 @test "both jobs get the common Dataflow settings from the Terraform outputs" {

@@ -79,6 +79,22 @@ load test_helper
   assert_line --regexp '^--parameters=\^~\^subscription=.*~clusteringFields=a,b$'
 }
 
+@test "flex-template-run hands an IDL in a bucket to both templates, the image unchanged" {
+  run "$SCRIPTS/flex-template-run.sh" --project stub-project --step 8 \
+    --idl gs://my-bucket/idl/events.thrift --struct Click
+  assert_success
+  run call_args gcloud 1
+  assert_line --regexp '^--parameters=.*thriftIdl=gs://my-bucket/idl/events.thrift,thriftStruct=Click,.*formatToStore=PROTO_MESSAGE'
+  refute_line --regexp 'thriftClassName='
+  run call_args gcloud 2
+  assert_line --regexp '^--parameters=.*thriftIdl=gs://my-bucket/idl/events.thrift,thriftStruct=Click'
+  refute_line --regexp 'className='
+
+  run "$SCRIPTS/flex-template-run.sh" --project stub-project --step 8 --idl /tmp/events.thrift --struct Click
+  assert_failure 2
+  assert_output --partial "--idl must be a gs:// path"
+}
+
 @test "flex-template-build builds and registers both templates" {
   run "$SCRIPTS/flex-template-build.sh" --project stub-project --tag v1 --skip-build
   assert_success

@@ -18,7 +18,6 @@ import io.thriftbq.ingest.testing.Metrics;
 import io.thriftbq.ingest.testing.TestData;
 import io.thriftbq.ingest.testing.TestOptions;
 import io.thriftbq.sample.Event;
-import io.thriftbq.sample.proto.EventRow;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -82,9 +81,6 @@ public class DecodingRulesPipelineTest {
   private Result run(String... rules) {
     FakeBigQuery fake = FakeBigQuery.create();
     List<String> args = new ArrayList<>(List.of(rules));
-    if (format == StorageFormat.PROTO_MESSAGE) {
-      args.add("--protoClassName=" + EventRow.class.getName());
-    }
     IngestionOptions options =
         TestOptions.create(
             fake, format, WriteMethod.STORAGE_API_AT_LEAST_ONCE, args.toArray(new String[0]));

@@ -18,7 +18,6 @@ import io.thriftbq.ingest.testing.TestData;
 import io.thriftbq.ingest.testing.TestOptions;
 import io.thriftbq.sample.Event;
 import io.thriftbq.sample.Product;
-import io.thriftbq.sample.proto.EventRowWithMetadata;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -110,9 +109,6 @@ public class FormatMethodMatrixTest {
 
   private String[] args(StorageFormat format) {
     List<String> args = new ArrayList<>();
-    if (format == StorageFormat.PROTO_MESSAGE) {
-      args.add("--protoClassName=" + EventRowWithMetadata.class.getName());
-    }
     args.add("--includePubsubMessageId=true");
     args.add("--includePublishTime=true");
     args.add("--includeAttributes=true");

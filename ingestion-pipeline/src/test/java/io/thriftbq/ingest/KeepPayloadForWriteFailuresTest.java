@@ -66,17 +66,15 @@ public class KeepPayloadForWriteFailuresTest {
     List<Object[]> cases = new ArrayList<>();
     for (WriteMethod method : WriteMethod.values()) {
       for (StorageFormat format : StorageFormat.values()) {
-        // writeProtos needs elements of the generated class, which cannot carry the payload; the
-        // plan refuses the flag with PROTO_MESSAGE (IngestionPlannerTest).
-        if (format != StorageFormat.PROTO_MESSAGE) {
-          cases.add(new Object[] {method, format, false});
-        }
+        cases.add(new Object[] {method, format, false});
       }
     }
     cases.add(
         new Object[] {WriteMethod.STREAMING_INSERTS, StorageFormat.AVRO_GENERIC_RECORD, true});
     cases.add(new Object[] {WriteMethod.STORAGE_WRITE_API, StorageFormat.BEAM_ROW, true});
     cases.add(new Object[] {WriteMethod.STORAGE_WRITE_API, StorageFormat.TABLE_ROW, true});
+    cases.add(
+        new Object[] {WriteMethod.STORAGE_API_AT_LEAST_ONCE, StorageFormat.PROTO_MESSAGE, true});
     return cases;
   }
 

@@ -289,7 +289,6 @@ public final class LocalRun {
             ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
             ConverterConfig.DEFAULT_MAX_ROW_BYTES,
             MetadataColumns.NONE,
-            null,
             io.thriftbq.ingest.options.UnknownEnumValues.KEEP,
             io.thriftbq.ingest.options.InvalidUtf8.REPLACE);
     String[] parts = path.split("\\.");

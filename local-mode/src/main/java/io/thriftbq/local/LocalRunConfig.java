@@ -14,11 +14,6 @@ public final class LocalRunConfig {
   public static final String DATASET = "local_dataset";
   public static final String EVENT_CLASS = "io.thriftbq.sample.Event";
 
-  /**
-   * The sample's generated message class for PROTO_MESSAGE; local runs add all metadata columns.
-   */
-  public static final String PROTO_CLASS = "io.thriftbq.sample.proto.EventRowWithMetadata";
-
   TuningStep step = TuningStep.of(7);
   StorageFormat format;
   long events = 2000;
@@ -73,8 +68,7 @@ public final class LocalRunConfig {
         "  --seed N                generator seed (default 1)",
         "  --triggering-frequency S override the step's Storage Write triggering frequency (s)",
         "  --format F              override the step's --formatToStore: TABLE_ROW, BEAM_ROW,",
-        "                          AVRO_GENERIC_RECORD or PROTO_MESSAGE (the sample's generated",
-        "                          class)",
+        "                          AVRO_GENERIC_RECORD or PROTO_MESSAGE",
         "  --timeout SECONDS       give up waiting for events after this long (default 300)",
         "  --report FILE           also write the report as JSON to FILE",
         "  --table NAME            output table (default events_stepN)",

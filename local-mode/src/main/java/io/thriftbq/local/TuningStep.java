@@ -135,9 +135,6 @@ public final class TuningStep {
     for (String flag : flags) {
       if (flag.startsWith(FORMAT_FLAG)) {
         args.add(FORMAT_FLAG + formatToStore.name());
-        if (formatToStore == StorageFormat.PROTO_MESSAGE) {
-          args.add("--protoClassName=" + LocalRunConfig.PROTO_CLASS);
-        }
       } else if (flag.startsWith(FREQUENCY_FLAG)) {
         args.add(FREQUENCY_FLAG + frequency);
       } else {

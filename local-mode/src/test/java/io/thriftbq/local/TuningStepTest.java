@@ -65,7 +65,7 @@ public class TuningStepTest {
   @Test
   public void rejectsUnknownSteps() {
     assertThrows(IllegalArgumentException.class, () -> TuningStep.of(0));
-    assertThrows(IllegalArgumentException.class, () -> TuningStep.of(8));
+    assertThrows(IllegalArgumentException.class, () -> TuningStep.of(9));
   }
 
   /** Builds (does not run) the ingestion pipeline with every step's local flags. */

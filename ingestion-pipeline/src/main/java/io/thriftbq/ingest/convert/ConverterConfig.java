@@ -8,12 +8,10 @@ import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftSource;
 import java.io.Serializable;
 import java.util.Objects;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Everything needed to build an {@link EventConverter}; {@code protoClassName} only for the
- * PROTO_MESSAGE format. Small and serializable, so DoFns carry it and build the heavy converter
- * once per instance.
+ * Everything needed to build an {@link EventConverter}. Small and serializable, so DoFns carry it
+ * and build the heavy converter once per instance.
  *
  * @param unknownEnumValues what every format does with an enum number the IDL does not name
  * @param invalidUtf8 what every format does with a string field that is not valid UTF-8
@@ -25,7 +23,6 @@ public record ConverterConfig(
     int maxContainerElements,
     long maxRowBytes,
     MetadataColumns metadataColumns,
-    @Nullable String protoClassName,
     UnknownEnumValues unknownEnumValues,
     InvalidUtf8 invalidUtf8)
     implements Serializable {
@@ -57,23 +54,8 @@ public record ConverterConfig(
         DEFAULT_MAX_CONTAINER_ELEMENTS,
         DEFAULT_MAX_ROW_BYTES,
         metadataColumns,
-        null,
         UnknownEnumValues.KEEP,
         InvalidUtf8.DEAD_LETTER);
-  }
-
-  /** The same configuration for the PROTO_MESSAGE format with generated class {@code name}. */
-  public ConverterConfig withProtoClassName(String name) {
-    return new ConverterConfig(
-        source,
-        protocol,
-        maxStringBytes,
-        maxContainerElements,
-        maxRowBytes,
-        metadataColumns,
-        name,
-        unknownEnumValues,
-        invalidUtf8);
   }
 
   /** The same configuration with other decoding rules. */
@@ -85,7 +67,6 @@ public record ConverterConfig(
         maxContainerElements,
         maxRowBytes,
         metadataColumns,
-        protoClassName,
         unknownEnums,
         strings);
   }
@@ -99,7 +80,6 @@ public record ConverterConfig(
         containerElements,
         maxRowBytes,
         metadataColumns,
-        protoClassName,
         unknownEnumValues,
         invalidUtf8);
   }
@@ -113,7 +93,6 @@ public record ConverterConfig(
         maxContainerElements,
         rowBytes,
         metadataColumns,
-        protoClassName,
         unknownEnumValues,
         invalidUtf8);
   }

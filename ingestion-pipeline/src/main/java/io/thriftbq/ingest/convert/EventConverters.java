@@ -1,10 +1,8 @@
 package io.thriftbq.ingest.convert;
 
 import com.google.api.services.bigquery.model.TableRow;
-import com.google.protobuf.Message;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.schema.ProtoMessageClass;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.values.Row;
 
@@ -27,18 +25,20 @@ public final class EventConverters {
     return new ThriftRowConverter<>(config, schemas, new AvroRecordFormat(schemas.avroSchema()));
   }
 
-  /** Messages of the generated class {@code config.protoClassName()}. */
-  @SuppressWarnings("unchecked")
-  public static <M extends Message> EventConverter<M> protoMessages(ConverterConfig config) {
+  /**
+   * {@link EncodedRow}s: the table's message written straight from the Thrift bytes, with the
+   * descriptor derived from the table schema (no generated class).
+   */
+  public static EventConverter<EncodedRow> encodedRows(ConverterConfig config) {
     EventSchemas schemas = config.schemas();
-    ProtoMessageClass proto = schemas.protoClass(config.protoClassName());
-    // The format's top-level records are messages of the checked class; nested ones stay bytes.
-    return (EventConverter<M>)
-        (EventConverter<?>)
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    EventConverter<EncodedRow> converter =
+        (EventConverter)
             new ThriftRowConverter<>(
                 config,
                 schemas,
-                new ProtoMessageFormat(schemas.tableSchema(), proto.descriptor(), proto.parser()));
+                new ProtoMessageFormat(schemas.tableSchema(), schemas.rowDescriptor()));
+    return converter;
   }
 
   /**
@@ -46,7 +46,7 @@ public final class EventConverters {
    * benchmarks); the pipeline binds the row type once through its sink.
    *
    * @param <T> TableRow for TABLE_ROW, Row for BEAM_ROW, GenericRecord for AVRO_GENERIC_RECORD, the
-   *     generated message class for PROTO_MESSAGE
+   *     EncodedRow for PROTO_MESSAGE
    */
   @SuppressWarnings("unchecked")
   public static <T> EventConverter<T> create(ConverterConfig config, StorageFormat format) {
@@ -55,7 +55,7 @@ public final class EventConverters {
           case TABLE_ROW -> tableRows(config);
           case BEAM_ROW -> beamRows(config);
           case AVRO_GENERIC_RECORD -> genericRecords(config);
-          case PROTO_MESSAGE -> protoMessages(config);
+          case PROTO_MESSAGE -> encodedRows(config);
         };
   }
 }

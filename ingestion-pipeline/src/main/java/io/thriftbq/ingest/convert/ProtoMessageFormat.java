@@ -2,27 +2,20 @@ package io.thriftbq.ingest.convert;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableSchema;
-import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.Message;
-import com.google.protobuf.Parser;
 import io.thriftbq.ingest.schema.ProtoSchemas;
 import java.io.IOException;
 import java.util.List;
 
 /**
- * Messages of a protoc-generated class that matches the table schema (see {@code
- * ProtoMessageClass}), for the PROTO_MESSAGE format, whose bytes the Storage Write API takes as
- * they are.
- *
- * <p>Records are written straight to protocol buffer wire format from the column values, without a
- * builder or reflection: a nested record is its encoded bytes, embedded as is in its parent, and
- * only the top-level record is parsed into the generated class, whose generated parser is the
- * fastest way to obtain an instance. INT64 and TIMESTAMP (microseconds) are Longs, BYTES is a
- * byte[], STRING is a String or, straight from the wire, its valid UTF-8 bytes, REPEATED is a List.
+ * The PROTO_MESSAGE format: rows as {@link EncodedRow}s, the table's message (derived from the
+ * table schema) written straight to protocol buffer wire format from the column values, without a
+ * builder, reflection or a generated class. A nested record is its encoded bytes, embedded as is in
+ * its parent; the top-level record's bytes are what the Storage Write API receives. INT64 and
+ * TIMESTAMP (microseconds) are Longs, BYTES is a byte[], STRING is a String or, straight from the
+ * wire, its valid UTF-8 bytes, REPEATED is a List.
  */
 final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shape> {
   private static final byte INT64 = 0;
@@ -82,15 +75,12 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
   }
 
   private final Shape root;
-  private final Parser<? extends Message> parser;
 
   /**
-   * @param descriptor the generated class's descriptor, already checked against {@code schema}
-   * @param parser the generated class's parser
+   * @param descriptor the row message, derived from {@code schema} ({@code EventSchemas})
    */
-  ProtoMessageFormat(TableSchema schema, Descriptor descriptor, Parser<? extends Message> parser) {
+  ProtoMessageFormat(TableSchema schema, Descriptor descriptor) {
     this.root = new Shape(true, descriptor, schema.getFields());
-    this.parser = parser;
   }
 
   @Override
@@ -106,18 +96,8 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
   @Override
   Object record(Shape shape, Object[] values) {
     byte[] encoded = encode(shape, values);
-    if (!shape.root) {
-      return encoded;
-    }
-    try {
-      // The array is ours and never changes again, so the message's strings and bytes may share
-      // it instead of copying each value out.
-      CodedInputStream input = CodedInputStream.newInstance(encoded);
-      input.enableAliasing(true);
-      return parser.parseFrom(input);
-    } catch (InvalidProtocolBufferException e) {
-      throw new ConversionException("The row does not fit its message: " + e.getMessage(), e);
-    }
+    // A nested record is embedded as its bytes; the top-level one is the row, sent as it is.
+    return shape.root ? new EncodedRow(encoded) : encoded;
   }
 
   @Override

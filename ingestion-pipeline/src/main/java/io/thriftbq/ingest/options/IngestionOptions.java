@@ -101,23 +101,15 @@ public interface IngestionOptions
 
   @Description(
       "Format the rows are handed to BigQueryIO in: TABLE_ROW, BEAM_ROW, AVRO_GENERIC_RECORD or"
-          + " PROTO_MESSAGE (needs --protoClassName). All produce the same rows; they differ in"
-          + " cost (see the tuning guide). PROTO_MESSAGE is the fastest with the Storage Write"
-          + " API: its bytes are sent without conversion.")
+          + " PROTO_MESSAGE. All produce the same rows; they differ in cost (see the tuning"
+          + " guide). PROTO_MESSAGE is the fastest with the Storage Write API: the decoder writes"
+          + " the row's protocol buffer bytes straight from the Thrift bytes (the message is"
+          + " derived from the table schema at launch, no generated class) and they are sent as"
+          + " they are.")
   @Default.Enum("AVRO_GENERIC_RECORD")
   StorageFormat getFormatToStore();
 
   void setFormatToStore(StorageFormat value);
-
-  @Description(
-      "Fully qualified name of the protoc-generated message class for --formatToStore="
-          + "PROTO_MESSAGE, generated from the table schema with scripts/export-schema.sh"
-          + " --proto-message (for the sample: io.thriftbq.sample.proto.EventRow, or"
-          + " EventRowWithMetadata with all three --include* switches). Checked against the table"
-          + " schema at launch.")
-  String getProtoClassName();
-
-  void setProtoClassName(String value);
 
   @Description(
       "BigQuery write method: STREAMING_INSERTS, STORAGE_WRITE_API (exactly-once) or"
@@ -232,8 +224,9 @@ public interface IngestionOptions
           + " rejected row as JSON. Costs every element, failing or not: BigQueryIO builds a"
           + " fail-safe row holding the payload (base64) for each, the Storage API methods"
           + " JSON-encode and decode it, and the payload travels through the write shuffle of"
-          + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with TABLE_ROW, BEAM_ROW and"
-          + " AVRO_GENERIC_RECORD (not PROTO_MESSAGE), with every write method.")
+          + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with TABLE_ROW, BEAM_ROW,"
+          + " AVRO_GENERIC_RECORD and PROTO_MESSAGE (whose rows carry the payload beside their"
+          + " bytes), with every write method.")
   @Default.Boolean(false)
   Boolean getKeepPayloadForWriteFailures();
 

@@ -6,8 +6,9 @@ public enum StorageFormat {
   BEAM_ROW,
   AVRO_GENERIC_RECORD,
   /**
-   * A protoc-generated message class matching the table ({@code --protoClassName}), written with
-   * {@code BigQueryIO.writeProtos}: the Storage Write API sends its bytes without conversion.
+   * The row's protocol buffer bytes, written by the decoder straight from the Thrift bytes with a
+   * descriptor derived from the table schema (no generated class), and sent as they are by {@code
+   * BigQueryIO.writeProtos}.
    */
   PROTO_MESSAGE
 }

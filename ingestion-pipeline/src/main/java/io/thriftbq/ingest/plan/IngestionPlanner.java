@@ -108,7 +108,6 @@ final class IngestionPlanner {
             Boolean.TRUE.equals(options.getKeepUnknownFields()));
     ThriftSource source = chooseSource(options, problems);
     EventSchemas schemas = source == null ? null : checkStruct(source, metadataColumns, problems);
-    checkProtoClass(options, format, schemas, problems);
     checkUdf(options, problems);
     String deadLetterTable = checkTables(options, problems);
     TableLayout layout = checkTableLayout(options, schemas, problems);
@@ -141,7 +140,7 @@ final class IngestionPlanner {
       throw new IllegalArgumentException(message.toString());
     }
 
-    RowSink<?> rows = RowSink.of(format, options.getProtoClassName()).forMethod(method);
+    RowSink<?> rows = RowSink.of(format).forMethod(method);
     return new IngestionPlan(
         blankToNull(options.getSubscription()),
         blankToNull(options.getInputTopic()),
@@ -152,7 +151,6 @@ final class IngestionPlanner {
             options.getMaxThriftContainerElements(),
             options.getMaxRowBytes(),
             metadataColumns,
-            blankToNull(options.getProtoClassName()),
             Objects.requireNonNull(options.getUnknownEnumValues()),
             Objects.requireNonNull(options.getInvalidUtf8())),
         format,
@@ -232,32 +230,6 @@ final class IngestionPlanner {
               + " libthrift on the classpath");
     }
     return null;
-  }
-
-  private static void checkProtoClass(
-      IngestionOptions options,
-      @Nullable StorageFormat format,
-      @Nullable EventSchemas schemas,
-      List<String> problems) {
-    boolean protoClassSet = isSet(options.getProtoClassName());
-    if (format != StorageFormat.PROTO_MESSAGE) {
-      if (protoClassSet) {
-        problems.add(
-            "--protoClassName applies only to --formatToStore=PROTO_MESSAGE: remove it, or set"
-                + " that format");
-      }
-      return;
-    }
-    if (schemas == null) {
-      return; // the struct problem is reported already
-    }
-    try {
-      schemas.protoClass(options.getProtoClassName());
-    } catch (IllegalArgumentException e) {
-      problems.add(e.getMessage());
-    } catch (RuntimeException | LinkageError e) {
-      problems.add("--protoClassName=" + options.getProtoClassName() + " cannot be used: " + e);
-    }
   }
 
   private static void checkUdf(IngestionOptions options, List<String> problems) {

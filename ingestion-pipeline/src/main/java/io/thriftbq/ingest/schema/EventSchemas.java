@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryUtils;
 import org.apache.beam.sdk.schemas.Schema;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The one schema derivation: Thrift struct metadata → BigQuery {@link TableSchema}. The Beam and
@@ -39,7 +40,12 @@ public final class EventSchemas implements Serializable {
   private final TableSchema tableSchema;
   private final Schema beamSchema;
   private final org.apache.avro.Schema avroSchema;
-  private final Map<String, ProtoMessageClass> protoClasses = new ConcurrentHashMap<>();
+  private volatile com.google.protobuf.Descriptors.@Nullable Descriptor rowDescriptor;
+
+  /** The package and name of the row message derived from the table schema. */
+  public static final String ROW_MESSAGE_PACKAGE = "thriftbq.rows";
+
+  public static final String ROW_MESSAGE_NAME = "EventRow";
 
   private EventSchemas(ThriftSource source, MetadataColumns metadataColumns) {
     this.source = source;
@@ -93,17 +99,25 @@ public final class EventSchemas implements Serializable {
   }
 
   /**
-   * The PROTO_MESSAGE class {@code className}, loaded and checked against this table schema once
-   * (the launch check, the coder, the write and every converter ask for it).
-   *
-   * @throws IllegalArgumentException saying what is wrong and what to change; not cached
+   * The row as a protocol buffer message, derived from the table schema (once per JVM): what the
+   * PROTO_MESSAGE format writes and the Storage Write API reads, with no generated class.
    */
-  public ProtoMessageClass protoClass(String className) {
-    if (className == null || className.isBlank()) {
-      return ProtoMessageClass.load(className, tableSchema); // throws, saying what to set
+  public com.google.protobuf.Descriptors.Descriptor rowDescriptor() {
+    com.google.protobuf.Descriptors.Descriptor descriptor = rowDescriptor;
+    if (descriptor == null) {
+      try {
+        descriptor =
+            com.google.protobuf.Descriptors.FileDescriptor.buildFrom(
+                    ProtoSchemas.fileFor(tableSchema, ROW_MESSAGE_PACKAGE, ROW_MESSAGE_NAME),
+                    new com.google.protobuf.Descriptors.FileDescriptor[0])
+                .findMessageTypeByName(ROW_MESSAGE_NAME);
+      } catch (com.google.protobuf.Descriptors.DescriptorValidationException e) {
+        throw new IllegalArgumentException(
+            "The table schema of " + struct.qualifiedName() + " is not a valid message: " + e, e);
+      }
+      rowDescriptor = descriptor;
     }
-    return protoClasses.computeIfAbsent(
-        className.trim(), name -> ProtoMessageClass.load(name, tableSchema));
+    return descriptor;
   }
 
   /** Names of the top-level columns, event fields first, then metadata columns. */

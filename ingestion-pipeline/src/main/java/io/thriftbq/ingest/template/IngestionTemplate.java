@@ -112,9 +112,7 @@ public final class IngestionTemplate {
                               "TABLE_ROW", "TableRow",
                               "BEAM_ROW", "Beam Row",
                               "AVRO_GENERIC_RECORD", "Avro GenericRecord",
-                              "PROTO_MESSAGE", "Generated protocol buffer message")),
-                  TemplateParameter.of("protoClassName", "Generated message class", OUTPUT, TEXT)
-                      .withRegex(JAVA_CLASS),
+                              "PROTO_MESSAGE", "Protocol buffer bytes, written directly")),
                   TemplateParameter.of("bigQueryWriteMethod", "BigQuery write method", OUTPUT, ENUM)
                       .withEnumLabels(
                           Map.of(

@@ -17,7 +17,7 @@ import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
  * @param <E> the element type: {@code R}, or {@code RowWithPayload<R>}
  */
 public abstract sealed class EventSink<R, E> implements Serializable
-    permits EventSink.Rows, EventSink.RowsKeepingPayload {
+    permits EventSink.Rows, EventSink.RowsKeepingPayload, EventSink.RowsCarryingPayload {
   private static final long serialVersionUID = 1L;
 
   private final RowSink<R> rows;
@@ -36,12 +36,14 @@ public abstract sealed class EventSink<R, E> implements Serializable
    *
    * @throws IllegalArgumentException if the format's write cannot hand the payload back
    */
-  public static <R> EventSink<R, RowWithPayload<R>> keepingPayload(RowSink<R> rows) {
+  public static <R> EventSink<R, ?> keepingPayload(RowSink<R> rows) {
     if (!rows.canKeepPayload()) {
       throw new IllegalArgumentException(
           "--keepPayloadForWriteFailures is not supported with --formatToStore=" + rows.format());
     }
-    return new RowsKeepingPayload<>(rows);
+    return rows.rowsCarryPayload()
+        ? new RowsCarryingPayload<>(rows)
+        : new RowsKeepingPayload<>(rows);
   }
 
   public RowSink<R> rows() {
@@ -83,6 +85,35 @@ public abstract sealed class EventSink<R, E> implements Serializable
     @Override
     BigQueryIO.Write<R> write(EventSchemas schemas) {
       return rows().write(schemas);
+    }
+  }
+
+  /** Rows that carry their payload themselves (a field of the row object, not of the table). */
+  static final class RowsCarryingPayload<R> extends EventSink<R, R> {
+    private static final long serialVersionUID = 1L;
+
+    private RowsCarryingPayload(RowSink<R> rows) {
+      super(rows);
+    }
+
+    @Override
+    public boolean keepsPayload() {
+      return true;
+    }
+
+    @Override
+    public R element(R row, byte[] payload, EventMetadata metadata) {
+      return rows().keepingPayload(row, payload, metadata);
+    }
+
+    @Override
+    public Coder<R> coder(EventSchemas schemas) {
+      return rows().coder(schemas);
+    }
+
+    @Override
+    BigQueryIO.Write<R> write(EventSchemas schemas) {
+      return rows().writeCarryingPayload(schemas);
     }
   }
 

@@ -6,6 +6,7 @@ import com.google.api.services.bigquery.model.ErrorProto;
 import com.google.api.services.bigquery.model.TableDataInsertAllResponse;
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.convert.KeptPayload;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
@@ -122,7 +123,7 @@ final class FailedRows {
     }
 
     DeadLetter apply(@Nullable TableRow row, String error) {
-      FailsafeRow.Kept kept = payloadKept ? FailsafeRow.read(row) : null;
+      KeptPayload kept = payloadKept ? FailsafeRow.read(row) : null;
       if (kept != null) {
         EventMetadata metadata = kept.metadata();
         return DeadLetter.ofEvent(

@@ -2,6 +2,7 @@ package io.thriftbq.ingest.write;
 
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.convert.KeptPayload;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,18 +37,18 @@ final class FailsafeRow {
 
   private FailsafeRow() {}
 
-  /** The payload and metadata a fail-safe row carries. */
-  record Kept(byte[] payload, EventMetadata metadata) {}
-
   /** BigQueryIO's {@code withFormatRecordOnFailureFunction} for elements of any row type. */
   static <T> SerializableFunction<RowWithPayload<T>, TableRow> function() {
     return new Format<>();
   }
 
   static TableRow of(RowWithPayload<?> element) {
-    EventMetadata metadata = element.metadata();
+    return of(element.payload(), element.metadata());
+  }
+
+  static TableRow of(byte[] payload, EventMetadata metadata) {
     TableRow row = new TableRow();
-    row.set(PAYLOAD, Base64.getEncoder().encodeToString(element.payload()));
+    row.set(PAYLOAD, Base64.getEncoder().encodeToString(payload));
     if (metadata.messageId() != null) {
       row.set(MESSAGE_ID, metadata.messageId());
     }
@@ -64,7 +65,7 @@ final class FailsafeRow {
    * What {@code row} carries if it is a fail-safe row; null if it is not (an event row, or a
    * fail-safe row damaged beyond reading), which the caller then dead-letters as the row itself.
    */
-  static @Nullable Kept read(@Nullable TableRow row) {
+  static @Nullable KeptPayload read(@Nullable TableRow row) {
     if (row == null || !(row.get(PAYLOAD) instanceof String base64)) {
       return null;
     }
@@ -89,7 +90,7 @@ final class FailsafeRow {
             }
           });
     }
-    return new Kept(
+    return new KeptPayload(
         payload,
         new EventMetadata(
             messageId == null ? null : messageId.toString(), publishTime, attributes));

@@ -2,21 +2,23 @@ package io.thriftbq.ingest.write;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
-import com.google.protobuf.Message;
 import io.thriftbq.ingest.convert.ConverterConfig;
+import io.thriftbq.ingest.convert.EncodedRow;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
+import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.convert.KeptPayload;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.io.Serializable;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
-import org.apache.beam.sdk.extensions.protobuf.ProtoCoder;
 import org.apache.beam.sdk.io.gcp.bigquery.AvroWriteRequest;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
@@ -34,20 +36,20 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * whose insertAll API takes JSON rows); {@link #forMethod} names the format that takes over, so the
  * event is converted once, straight into TableRows, instead of twice.
  *
- * @param <R> the row type: TableRow, Row, GenericRecord or the generated message class
+ * @param <R> the row type: TableRow, Row, GenericRecord or EncodedRow
  */
 public abstract class RowSink<R> implements Serializable {
   private static final long serialVersionUID = 1L;
 
   RowSink() {}
 
-  /** The sink of {@code format}; {@code protoClassName} is the PROTO_MESSAGE class, else null. */
-  public static RowSink<?> of(StorageFormat format, @Nullable String protoClassName) {
+  /** The sink of {@code format}. */
+  public static RowSink<?> of(StorageFormat format) {
     return switch (format) {
       case TABLE_ROW -> new TableRows();
       case BEAM_ROW -> new BeamRows();
       case AVRO_GENERIC_RECORD -> new GenericRecords();
-      case PROTO_MESSAGE -> new ProtoMessages(protoClassName);
+      case PROTO_MESSAGE -> new EncodedRows();
     };
   }
 
@@ -55,7 +57,7 @@ public abstract class RowSink<R> implements Serializable {
   public static Set<StorageFormat> formatsKeepingPayload() {
     Set<StorageFormat> formats = EnumSet.noneOf(StorageFormat.class);
     for (StorageFormat format : StorageFormat.values()) {
-      if (of(format, null).canKeepPayload()) {
+      if (of(format).canKeepPayload()) {
         formats.add(format);
       }
     }
@@ -95,6 +97,33 @@ public abstract class RowSink<R> implements Serializable {
 
   Coder<RowWithPayload<R>> coderKeepingPayload(EventSchemas schemas) {
     return RowWithPayloadCoder.of(coder(schemas));
+  }
+
+  /**
+   * Whether the rows themselves can carry their payload ({@link #keepingPayload}) instead of being
+   * wrapped in {@link RowWithPayload}; BigQueryIO then takes them with {@link
+   * #writeCarryingPayload}.
+   */
+  boolean rowsCarryPayload() {
+    return false;
+  }
+
+  /** {@code row} carrying its payload and metadata; see {@link #rowsCarryPayload}. */
+  R keepingPayload(R row, byte[] payload, EventMetadata metadata) {
+    throw new UnsupportedOperationException(format() + " rows cannot carry a payload");
+  }
+
+  /** {@link #write} for rows that carry their payload, with BigQueryIO's fail-safe function. */
+  BigQueryIO.Write<R> writeCarryingPayload(EventSchemas schemas) {
+    throw new UnsupportedOperationException(format() + " rows cannot carry a payload");
+  }
+
+  /**
+   * Applies this format's write: {@code apply} runs it. A format whose write needs something set
+   * while BigQueryIO expands (the direct proto rows' descriptor) wraps it here.
+   */
+  <T> T applying(EventSchemas schemas, Supplier<T> apply) {
+    return apply.get();
   }
 
   /** TableRows: the one format every method accepts. */
@@ -230,18 +259,12 @@ public abstract class RowSink<R> implements Serializable {
   }
 
   /**
-   * Messages of a protoc-generated class matching the table ({@code --protoClassName}), written
-   * with {@code writeProtos}: the Storage Write API sends their bytes without conversion. The
-   * elements cannot carry a payload beside the message, so the payload is not kept.
+   * The table's message written straight from the Thrift bytes ({@link EncodedRow}), sent as they
+   * are by {@code writeProtos}: no generated class (the descriptor is derived from the table schema
+   * at launch), no parse, no re-encoding. Streaming inserts take TableRows instead.
    */
-  static final class ProtoMessages extends RowSink<Message> {
+  static final class EncodedRows extends RowSink<EncodedRow> {
     private static final long serialVersionUID = 1L;
-
-    private final @Nullable String protoClassName;
-
-    ProtoMessages(@Nullable String protoClassName) {
-      this.protoClassName = protoClassName;
-    }
 
     @Override
     public StorageFormat format() {
@@ -254,28 +277,54 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
-    public EventConverter<Message> newConverter(ConverterConfig config) {
-      return EventConverters.protoMessages(config.withProtoClassName(protoClassName));
-    }
-
-    // The class is known only at launch; every element is an instance of it, which makes these
-    // casts from the class's own types sound.
-    @Override
-    @SuppressWarnings("unchecked")
-    public Coder<Message> coder(EventSchemas schemas) {
-      return (Coder<Message>) (Coder<?>) ProtoCoder.of(messageClass(schemas));
+    public EventConverter<EncodedRow> newConverter(ConverterConfig config) {
+      return EventConverters.encodedRows(config);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    BigQueryIO.Write<Message> write(EventSchemas schemas) {
-      return (BigQueryIO.Write<Message>)
-          (BigQueryIO.Write<?>)
-              BigQueryIO.writeProtos(messageClass(schemas)).withSchema(schemas.tableSchema());
+    public Coder<EncodedRow> coder(EventSchemas schemas) {
+      return EncodedRowCoder.of();
     }
 
-    private Class<? extends Message> messageClass(EventSchemas schemas) {
-      return schemas.protoClass(protoClassName).type();
+    @Override
+    BigQueryIO.Write<EncodedRow> write(EventSchemas schemas) {
+      return BigQueryIO.writeProtos(EncodedRow.class).withSchema(schemas.tableSchema());
+    }
+
+    @Override
+    public boolean canKeepPayload() {
+      return true;
+    }
+
+    @Override
+    boolean rowsCarryPayload() {
+      return true;
+    }
+
+    @Override
+    EncodedRow keepingPayload(EncodedRow row, byte[] payload, EventMetadata metadata) {
+      return row.keeping(payload, metadata);
+    }
+
+    @Override
+    BigQueryIO.Write<EncodedRow> writeCarryingPayload(EventSchemas schemas) {
+      return write(schemas).withFormatRecordOnFailureFunction(new KeptFailsafeRow());
+    }
+
+    @Override
+    <T> T applying(EventSchemas schemas, Supplier<T> apply) {
+      return EncodedRow.applyingWithDescriptor(schemas.rowDescriptor(), apply);
+    }
+  }
+
+  /** The fail-safe row of an {@link EncodedRow} that carries its payload. */
+  private static final class KeptFailsafeRow implements SerializableFunction<EncodedRow, TableRow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public TableRow apply(EncodedRow row) {
+      KeptPayload kept = row.kept();
+      return kept == null ? new TableRow() : FailsafeRow.of(kept.payload(), kept.metadata());
     }
   }
 

@@ -84,8 +84,9 @@ public final class WriteEvents<R, E>
 
     PCollection<E> elements =
         input.apply("HandToSink", ParDo.of(new HandToSinkFn<E>())).setCoder(sink.coder(schemas));
+    BigQueryIO.Write<E> write = configure(sink.write(schemas), unbounded);
     WriteResult result =
-        elements.apply("WriteToBigQuery", configure(sink.write(schemas), unbounded));
+        sink.rows().applying(schemas, () -> elements.apply("WriteToBigQuery", write));
     return rejectedRows(result);
   }
 

@@ -17,7 +17,6 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
-import io.thriftbq.sample.proto.EventRow;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,8 +149,7 @@ class EventConverterFuzzTest {
           EventConverters.create(config, StorageFormat.TABLE_ROW),
           EventConverters.create(config, StorageFormat.BEAM_ROW),
           EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
-          EventConverters.create(
-              config.withProtoClassName(EventRow.class.getName()), StorageFormat.PROTO_MESSAGE),
+          EventConverters.create(config, StorageFormat.PROTO_MESSAGE),
           config.protocol());
     }
   }

@@ -12,8 +12,6 @@ import static org.junit.Assume.assumeTrue;
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
-import com.google.protobuf.Descriptors.FileDescriptor;
-import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.InvalidUtf8;
@@ -21,14 +19,12 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
-import io.thriftbq.ingest.schema.ProtoSchemas;
 import io.thriftbq.sample.Device;
 import io.thriftbq.sample.Event;
 import io.thriftbq.sample.EventType;
 import io.thriftbq.sample.Platform;
 import io.thriftbq.sample.Product;
 import io.thriftbq.sample.Session;
-import io.thriftbq.sample.proto.EventRowWithMetadata;
 import io.thriftbq.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -128,38 +124,13 @@ public class EventConvertersTest {
     return BeamRowToStorageApiProto.messageFromBeamRow(descriptor, row, null, -1).toByteString();
   }
 
-  /**
-   * The PROTO_MESSAGE converter: the sample's generated class for the sample event; for the other
-   * test struct, which has no generated class, a DynamicMessage over the same derived descriptor.
-   */
-  private EventConverter<Message> protoConverter() throws Exception {
+  /** The PROTO_MESSAGE converter: rows written straight to the derived message's bytes. */
+  private EventConverter<EncodedRow> protoConverter() {
     return protoConverter(config());
   }
 
-  private EventConverter<Message> protoConverter(ConverterConfig config) throws Exception {
-    if (className.equals(Event.class.getName())) {
-      return EventConverters.create(
-          config.withProtoClassName(EventRowWithMetadata.class.getName()),
-          StorageFormat.PROTO_MESSAGE);
-    }
-    Descriptor message =
-        FileDescriptor.buildFrom(
-                ProtoSchemas.fileFor(schemas.tableSchema(), "io.example", "AllTypesRow"),
-                new FileDescriptor[0])
-            .getMessageTypes()
-            .get(0);
-    // Only the top-level record is a message; nested records stay encoded bytes.
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    EventConverter<Message> converter =
-        (EventConverter)
-            new ThriftRowConverter<>(
-                config,
-                schemas,
-                new ProtoMessageFormat(
-                    schemas.tableSchema(),
-                    message,
-                    DynamicMessage.getDefaultInstance(message).getParserForType()));
-    return converter;
+  private EventConverter<EncodedRow> protoConverter(ConverterConfig config) {
+    return EventConverters.encodedRows(config);
   }
 
   private ByteString avroProto(GenericRecord record) {
@@ -172,7 +143,7 @@ public class EventConvertersTest {
     EventConverter<TableRow> tableRows = converter(StorageFormat.TABLE_ROW);
     EventConverter<Row> rows = converter(StorageFormat.BEAM_ROW);
     EventConverter<GenericRecord> records = converter(StorageFormat.AVRO_GENERIC_RECORD);
-    EventConverter<Message> messages = protoConverter();
+    EventConverter<EncodedRow> messages = protoConverter();
     Random random = new Random(42);
     for (int i = 0; i < 200; i++) {
       TBase<?, ?> event = event(random);
@@ -202,7 +173,7 @@ public class EventConvertersTest {
     ConverterConfig replace = config().withRules(UnknownEnumValues.KEEP, InvalidUtf8.REPLACE);
     EventConverter<TableRow> tableRows = EventConverters.create(replace, StorageFormat.TABLE_ROW);
     EventConverter<Row> rows = EventConverters.create(replace, StorageFormat.BEAM_ROW);
-    EventConverter<Message> messages = protoConverter(replace);
+    EventConverter<EncodedRow> messages = protoConverter(replace);
     byte[] payload = malformedUtf8Event();
     ByteString expected = tableRowProto(tableRows.fromBytes(payload, METADATA));
     assertEquals("counted", 1, tableRows.takeInvalidUtf8Replaced());

@@ -6,8 +6,6 @@ import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
-import com.google.protobuf.DynamicMessage;
-import com.google.protobuf.Message;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
@@ -78,7 +76,6 @@ public class IdlParityTest {
         ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
         ConverterConfig.DEFAULT_MAX_ROW_BYTES,
         MetadataColumns.ALL,
-        null,
         UnknownEnumValues.KEEP,
         InvalidUtf8.DEAD_LETTER);
   }
@@ -140,12 +137,7 @@ public class IdlParityTest {
         EventConverters.create(config, StorageFormat.BEAM_ROW),
         EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
         new ThriftRowConverter<>(
-            config,
-            schemas,
-            new ProtoMessageFormat(
-                schemas.tableSchema(),
-                message,
-                DynamicMessage.getDefaultInstance(message).getParserForType())));
+            config, schemas, new ProtoMessageFormat(schemas.tableSchema(), message)));
   }
 
   private static ByteString storageBytes(
@@ -165,6 +157,6 @@ public class IdlParityTest {
               descriptor, record, null, -1)
           .toByteString();
     }
-    return ((Message) row).toByteString();
+    return ByteString.copyFrom(((EncodedRow) row).bytes());
   }
 }

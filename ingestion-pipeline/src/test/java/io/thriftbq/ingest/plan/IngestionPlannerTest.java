@@ -56,38 +56,28 @@ public class IngestionPlannerTest {
   }
 
   @Test
-  public void protoMessageNeedsAGeneratedClassThatMatchesTheTable() {
+  public void protoMessageNeedsNoGeneratedClass() {
+    IngestionPlan plain = plan(options(SUBSCRIPTION, "--formatToStore=PROTO_MESSAGE"));
+    assertEquals(StorageFormat.PROTO_MESSAGE, plain.sink().rows().format());
     plan(
         options(
             SUBSCRIPTION,
             "--formatToStore=PROTO_MESSAGE",
-            "--protoClassName=io.thriftbq.sample.proto.EventRow"));
-    plan(
-        options(
-            SUBSCRIPTION,
-            "--formatToStore=PROTO_MESSAGE",
-            "--protoClassName=io.thriftbq.sample.proto.EventRowWithMetadata",
             "--includePubsubMessageId=true",
             "--includePublishTime=true",
-            "--includeAttributes=true"));
-    assertInvalid(
-        "PROTO_MESSAGE needs --protoClassName", SUBSCRIPTION, "--formatToStore=PROTO_MESSAGE");
-    assertInvalid(
-        "column _publish_time has no field in io.thriftbq.sample.proto.EventRow",
-        SUBSCRIPTION,
-        "--formatToStore=PROTO_MESSAGE",
-        "--protoClassName=io.thriftbq.sample.proto.EventRow",
-        "--includePublishTime=true");
-    assertInvalid(
-        "is not a protoc-generated message class",
-        SUBSCRIPTION,
-        "--formatToStore=PROTO_MESSAGE",
-        "--protoClassName=io.thriftbq.sample.Event");
-    assertInvalid(
-        "--protoClassName applies only to --formatToStore=PROTO_MESSAGE",
-        SUBSCRIPTION,
-        "--formatToStore=BEAM_ROW",
-        "--protoClassName=io.thriftbq.sample.proto.EventRow");
+            "--includeAttributes=true",
+            "--keepUnknownFields=true",
+            "--keepPayloadForWriteFailures=true"));
+    plan(
+        options(
+            SUBSCRIPTION,
+            "--formatToStore=PROTO_MESSAGE",
+            "--thriftIdl=" + BYO_IDL,
+            "--thriftStruct=ByoEvent"));
+    // The removed option fails at launch, naming itself.
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> options(SUBSCRIPTION, "--protoClassName=io.thriftbq.sample.proto.EventRow"));
   }
 
   @Test

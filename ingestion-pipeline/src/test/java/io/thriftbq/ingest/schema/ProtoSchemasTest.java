@@ -10,18 +10,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableSchema;
-import com.google.protobuf.DescriptorProtos.DescriptorProto;
-import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import io.thriftbq.sample.Event;
-import io.thriftbq.sample.proto.EventRow;
-import io.thriftbq.sample.proto.EventRowWithMetadata;
 import io.thriftbq.testing.AllTypes;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.Test;
@@ -38,49 +31,20 @@ public class ProtoSchemasTest {
   }
 
   @Test
-  public void checkedInSampleProtosAreWhatTheExporterWrites() throws Exception {
-    // Surefire runs in the module directory.
-    assertEquals(
-        "src/main/proto/event_row.proto is stale: run scripts/regenerate-proto.sh",
-        SchemaExporter.protoSource(sample(MetadataColumns.NONE), SAMPLE_PACKAGE, "EventRow"),
-        Files.readString(Path.of("src/main/proto/event_row.proto"), StandardCharsets.UTF_8));
-    assertEquals(
-        "src/main/proto/event_row_with_metadata.proto is stale: run scripts/regenerate-proto.sh",
-        SchemaExporter.protoSource(
-            sample(MetadataColumns.ALL), SAMPLE_PACKAGE, "EventRowWithMetadata"),
-        Files.readString(
-            Path.of("src/main/proto/event_row_with_metadata.proto"), StandardCharsets.UTF_8));
-  }
-
-  @Test
-  public void generatedClassesCarryExactlyTheDerivedMessage() {
-    // protoc's view of the rendered text equals the descriptor built in memory: the renderer
-    // loses nothing, and the checked-in classes are current.
-    assertEquals(
-        ProtoSchemas.fileFor(sample(MetadataColumns.NONE).tableSchema(), SAMPLE_PACKAGE, "EventRow")
-            .getMessageType(0),
-        withSimpleTypeNames(EventRow.getDescriptor().toProto()));
+  public void theRowDescriptorIsTheDerivedMessageAndTheExportRendersIt() throws Exception {
+    EventSchemas schemas = sample(MetadataColumns.ALL);
+    Descriptor row = schemas.rowDescriptor();
     assertEquals(
         ProtoSchemas.fileFor(
-                sample(MetadataColumns.ALL).tableSchema(), SAMPLE_PACKAGE, "EventRowWithMetadata")
+                schemas.tableSchema(),
+                EventSchemas.ROW_MESSAGE_PACKAGE,
+                EventSchemas.ROW_MESSAGE_NAME)
             .getMessageType(0),
-        withSimpleTypeNames(EventRowWithMetadata.getDescriptor().toProto()));
-  }
-
-  /** protoc writes fully qualified type names; the derived file uses the nested message's name. */
-  private static DescriptorProto withSimpleTypeNames(DescriptorProto message) {
-    DescriptorProto.Builder builder = message.toBuilder();
-    for (FieldDescriptorProto.Builder field : builder.getFieldBuilderList()) {
-      if (field.hasTypeName()) {
-        String name = field.getTypeName();
-        field.setTypeName(name.substring(name.lastIndexOf('.') + 1));
-      }
-    }
-    builder.clearNestedType();
-    for (DescriptorProto nested : message.getNestedTypeList()) {
-      builder.addNestedType(withSimpleTypeNames(nested));
-    }
-    return builder.build();
+        row.toProto());
+    assertEquals(List.of(), ProtoSchemas.mismatches(row, schemas.tableSchema()));
+    String source = SchemaExporter.protoSource(schemas, SAMPLE_PACKAGE, "EventRowWithMetadata");
+    assertThat(source, containsString("message EventRowWithMetadata {"));
+    assertThat(source, containsString("_publish_time"));
   }
 
   @Test
@@ -96,15 +60,21 @@ public class ProtoSchemasTest {
   }
 
   @Test
-  public void mismatchesNameEveryDifference() {
+  public void mismatchesNameEveryDifference() throws Exception {
     TableSchema withMetadata = sample(MetadataColumns.ALL).tableSchema();
-    List<String> missing = ProtoSchemas.mismatches(EventRow.getDescriptor(), withMetadata);
+    Descriptor eventRow =
+        build(
+            ProtoSchemas.fileFor(
+                sample(MetadataColumns.NONE).tableSchema(), SAMPLE_PACKAGE, "EventRow"));
+    Descriptor eventRowWithMetadata =
+        build(ProtoSchemas.fileFor(withMetadata, SAMPLE_PACKAGE, "EventRowWithMetadata"));
+    List<String> missing = ProtoSchemas.mismatches(eventRow, withMetadata);
     assertThat(missing, hasItem(startsWith("column _message_id has no field")));
     assertThat(missing, hasItem(startsWith("column _attributes has no field")));
     assertEquals(3, missing.size());
 
     TableSchema plain = sample(MetadataColumns.NONE).tableSchema();
-    List<String> extra = ProtoSchemas.mismatches(EventRowWithMetadata.getDescriptor(), plain);
+    List<String> extra = ProtoSchemas.mismatches(eventRowWithMetadata, plain);
     assertThat(extra, hasItem(containsString("field _publish_time has no column")));
     assertEquals(3, extra.size());
 
@@ -112,42 +82,11 @@ public class ProtoSchemasTest {
     columns.set(0, new TableFieldSchema().setName("event_id").setType("INTEGER"));
     TableSchema retyped = new TableSchema().setFields(columns);
     assertThat(
-        ProtoSchemas.mismatches(EventRow.getDescriptor(), retyped),
+        ProtoSchemas.mismatches(eventRow, retyped),
         hasItem("field event_id is required but the column is NULLABLE (expected optional)"));
     assertThat(
-        ProtoSchemas.mismatches(EventRow.getDescriptor(), retyped),
+        ProtoSchemas.mismatches(eventRow, retyped),
         hasItem("field event_id is STRING but the INTEGER column needs INT64"));
-  }
-
-  @Test
-  public void loadingAClassChecksItAgainstTheTable() {
-    TableSchema withMetadata = sample(MetadataColumns.ALL).tableSchema();
-    assertEquals(
-        EventRowWithMetadata.class,
-        ProtoMessageClass.load(EventRowWithMetadata.class.getName(), withMetadata).type());
-    IllegalArgumentException mismatch =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> ProtoMessageClass.load(EventRow.class.getName(), withMetadata));
-    assertThat(mismatch.getMessage(), containsString("column _message_id has no field"));
-    assertThat(mismatch.getMessage(), containsString("scripts/export-schema.sh --proto-message"));
-    assertThat(
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ProtoMessageClass.load(Event.class.getName(), withMetadata))
-            .getMessage(),
-        containsString("is not a protoc-generated message class"));
-    assertThat(
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ProtoMessageClass.load("com.example.Missing", withMetadata))
-            .getMessage(),
-        containsString("is not on the classpath"));
-    assertThat(
-        assertThrows(
-                IllegalArgumentException.class, () -> ProtoMessageClass.load(" ", withMetadata))
-            .getMessage(),
-        containsString("PROTO_MESSAGE needs --protoClassName"));
   }
 
   @Test

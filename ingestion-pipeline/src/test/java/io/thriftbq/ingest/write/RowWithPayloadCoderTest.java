@@ -66,7 +66,7 @@ public class RowWithPayloadCoderTest {
 
   @SuppressWarnings("unchecked")
   private static <T> Coder<T> rowCoder(StorageFormat format) {
-    return (Coder<T>) RowSink.of(format, null).coder(SCHEMAS);
+    return (Coder<T>) RowSink.of(format).coder(SCHEMAS);
   }
 
   @Test
