@@ -14,7 +14,7 @@ public final class LocalRunConfig {
   public static final String DATASET = "local_dataset";
   public static final String EVENT_CLASS = "io.thriftbq.sample.Event";
 
-  TuningStep step = TuningStep.of(7);
+  TuningStep step = TuningStep.of(8);
   StorageFormat format;
   long events = 2000;
   long ratePerSec = 500;
@@ -58,7 +58,7 @@ public final class LocalRunConfig {
         "                          attribute the publisher sets)",
         "  --step N                tuning step "
             + TuningStep.range()
-            + " (default 7); see docs/LOCAL.md for the table",
+            + " (default 8); see docs/LOCAL.md for the table",
         "  --events N              events the generator publishes (default 2000)",
         "  --rate N                generator rate, events/s (default 500)",
         "  --bad-ratio R           malformed messages to mix in, as a fraction of --events",

@@ -46,12 +46,12 @@ public class LocalRunConfigTest {
   }
 
   @Test
-  public void defaultsRunStepSevenModestly() {
+  public void defaultsRunStepEightModestly() {
     LocalRunConfig config = LocalRunConfig.parse(new String[0]);
-    assertEquals(TuningStep.of(7), config.step());
+    assertEquals(TuningStep.of(8), config.step());
     assertEquals(2000, config.events());
     assertEquals(20, config.malformedCount());
-    assertEquals("events_step7", config.tableName());
+    assertEquals("events_step8", config.tableName());
     assertFalse(config.keep());
   }
 
@@ -88,7 +88,8 @@ public class LocalRunConfigTest {
 
   @Test
   public void formatOverridesTheSteps() {
-    assertEquals(StorageFormat.AVRO_GENERIC_RECORD, parse().format());
+    assertEquals(StorageFormat.PROTO_MESSAGE, parse().format());
+    assertEquals(StorageFormat.AVRO_GENERIC_RECORD, parse("--step", "6").format());
     LocalRunConfig config = parse("--step", "6", "--format", "PROTO_MESSAGE");
     assertEquals(StorageFormat.PROTO_MESSAGE, config.format());
     List<String> args = config.step().pipelineArgs(null, config.format());

@@ -51,6 +51,20 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
       }
     }
 
+    /** The proto field number of column {@code index}. */
+    int number(int index) {
+      return numbers[index];
+    }
+
+    /** The record of column {@code index} (a nested record or map entry), or null. */
+    Shape child(int index) {
+      return children[index];
+    }
+
+    int columnCount() {
+      return numbers.length;
+    }
+
     private static FieldDescriptor field(Descriptor message, String column) {
       FieldDescriptor field = ProtoSchemas.findField(message, column);
       if (field == null) {

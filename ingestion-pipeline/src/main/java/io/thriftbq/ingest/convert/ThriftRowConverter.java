@@ -39,6 +39,11 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final TMemoryInputTransport transport;
   private TProtocol protocol;
   private final @Nullable MethodHandle validate;
+
+  /** PROTO_MESSAGE's one-pass writer, tried first; null for the other formats. */
+  private @Nullable DirectProtoWriter direct;
+
+  private long directRows;
   private byte @Nullable [] pendingUnknownFields;
   private final String protocolName;
 
@@ -78,10 +83,27 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     // The object path (a user function) needs the generated class; an IDL struct has none.
     this.validate = struct.hasJavaClass() ? validateMethod(struct) : null;
     this.protocolName = config.protocol().name();
+    DirectProtoWriter writer =
+        format instanceof ProtoMessageFormat proto
+            ? new DirectProtoWriter(
+                struct, proto.rootShape(), rules, config.protocol(), metadataColumns)
+            : null;
+    this.direct = writer != null && writer.enabled() ? writer : null;
   }
 
   @Override
   public R fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException {
+    if (direct != null) {
+      rules.startRow();
+      EncodedRow row = direct.write(payload, metadata);
+      if (row != null) {
+        rules.checkRowSize(metadataBytes(metadata, null));
+        directRows++;
+        @SuppressWarnings("unchecked")
+        R typed = (R) row;
+        return typed;
+      }
+    }
     Object[] values;
     long unknownBefore = rules.unknownFieldCount();
     byte[] unknown;
@@ -178,6 +200,17 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     }
   }
 
+  /** This converter without the one-pass writer: the general path only (for differential tests). */
+  ThriftRowConverter<R, S> withoutDirectWriter() {
+    direct = null;
+    return this;
+  }
+
+  /** Rows the one-pass writer produced (PROTO_MESSAGE), for tests that check it is used. */
+  long directRows() {
+    return directRows;
+  }
+
   @Override
   public UnknownFields takeUnknownFields() {
     UnknownFields bytesPath = rules.takeUnknownFields();
@@ -260,6 +293,13 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     if (e instanceof ThriftDecodeException decode) {
       return decode;
     }
+    // An index out of bounds is libthrift reading past the payload's end. Its message is left out:
+    // the JVM drops it from exceptions thrown often at one place (OmitStackTraceInFastThrow), and
+    // the same payload must always get the same reason.
+    String detail =
+        e instanceof IndexOutOfBoundsException
+            ? "the payload ends inside a value"
+            : e.getMessage() == null ? "" : e.getMessage();
     return new ThriftDecodeException(
         "Cannot decode a "
             + struct.name()
@@ -267,7 +307,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
             + protocolName
             + " protocol: "
             + e.getClass().getSimpleName()
-            + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+            + (detail.isEmpty() ? "" : ": " + detail),
         e);
   }
 

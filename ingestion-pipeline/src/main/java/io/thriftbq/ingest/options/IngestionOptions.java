@@ -106,7 +106,7 @@ public interface IngestionOptions
           + " the row's protocol buffer bytes straight from the Thrift bytes (the message is"
           + " derived from the table schema at launch, no generated class) and they are sent as"
           + " they are.")
-  @Default.Enum("AVRO_GENERIC_RECORD")
+  @Default.Enum("PROTO_MESSAGE")
   StorageFormat getFormatToStore();
 
   void setFormatToStore(StorageFormat value);
