@@ -24,11 +24,12 @@ Options:
                         (default: terraform/schemas).
   --include-metadata    Add the Pub/Sub message id, publish time and attributes columns.
   --proto-message NAME  Also write the table's message as NAME's .proto (EventRow ->
-                        event_row.proto), for --formatToStore=PROTO_MESSAGE, and print the
+                        event_row.proto): the message PROTO_MESSAGE writes, for consumers of the
+                        rows (the pipeline needs no generated class); and print the
                         protoc command that compiles it.
   --proto-java-package PKG
-                        Java (and proto) package of that message (default: the Thrift
-                        class's package + .proto).
+                        Java (and proto) package of that message (default: the struct's
+                        Java package or IDL namespace + .proto).
   --proto-dir DIR       Where to write the .proto (default: the current directory).
   --skip-build          Use the existing bundled jar.
   --dry-run             Print every command; call nothing.

@@ -594,8 +594,8 @@ final class DirectProtoWriter {
   }
 
   private void checkSize(int size) {
-    // Every element takes at least one byte, except in a compact list of structs... which may
-    // be empty structs of one byte (the STOP): at least one byte each either way.
+    // Every element takes at least one byte on the wire in both protocols (an empty struct is its
+    // STOP byte), so a declared size beyond the bytes left cannot be read.
     if (size < 0 || size > limit - pos) {
       throw GIVE_UP;
     }
