@@ -2,6 +2,7 @@ package io.thriftbq.datagen;
 
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.schema.ThriftSchemaOptions;
+import io.thriftbq.schema.ThriftSources;
 import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
 import org.apache.beam.sdk.options.Default;
@@ -15,7 +16,7 @@ import org.apache.beam.sdk.options.StreamingOptions;
  */
 public interface DatagenOptions
     extends GcpOptions, PubsubOptions, StreamingOptions, ThriftSchemaOptions {
-  String DEFAULT_CLASS_NAME = "io.thriftbq.sample.Event";
+  String DEFAULT_CLASS_NAME = ThriftSources.SAMPLE_CLASS;
   long DEFAULT_RATE = 1000;
   long DEFAULT_SEED = 1;
   double DEFAULT_OPTIONAL_FIELD_PROBABILITY = 0.85;

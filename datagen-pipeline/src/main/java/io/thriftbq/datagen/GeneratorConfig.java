@@ -79,8 +79,7 @@ public final class GeneratorConfig implements Serializable {
    *     says what to change
    */
   public static ThriftSource sourceOf(DatagenOptions options) {
-    return ThriftSources.choose(
-        options, "--className", options.getClassName(), DatagenOptions.DEFAULT_CLASS_NAME);
+    return ThriftSources.choose(options, "--className", options.getClassName());
   }
 
   private static boolean isSet(String value) {
@@ -89,15 +88,7 @@ public final class GeneratorConfig implements Serializable {
 
   /** Splits a comma-separated list of field paths, ignoring blanks. */
   public static List<String> parseFieldList(String commaSeparated) {
-    List<String> fields = new ArrayList<>();
-    if (commaSeparated != null) {
-      for (String part : commaSeparated.split(",")) {
-        if (!part.isBlank()) {
-          fields.add(part.trim());
-        }
-      }
-    }
-    return fields;
+    return ThriftSources.splitList(commaSeparated);
   }
 
   /**

@@ -244,8 +244,7 @@ public final class LocalRun {
     IngestionOptions options =
         PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
     ThriftSource source =
-        ThriftSources.choose(
-            options, "--thriftClassName", options.getThriftClassName(), LocalRunConfig.EVENT_CLASS);
+        ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
     TableSchema events = EventSchemas.of(source, MetadataColumns.ALL).tableSchema();
     try (BigQueryServices.DatasetService datasets = services.getDatasetService(options)) {
       createIfMissing(datasets, stack, table, events);

@@ -12,7 +12,7 @@ import java.util.List;
 public final class LocalRunConfig {
   public static final String PROJECT = "local-project";
   public static final String DATASET = "local_dataset";
-  public static final String EVENT_CLASS = "io.thriftbq.sample.Event";
+  public static final String EVENT_CLASS = io.thriftbq.schema.ThriftSources.SAMPLE_CLASS;
 
   TuningStep step = TuningStep.of(8);
   StorageFormat format;

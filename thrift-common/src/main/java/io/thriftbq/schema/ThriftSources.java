@@ -7,11 +7,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Picks the struct's source from the options: an IDL read at launch, or a generated class. */
 public final class ThriftSources {
+  /** The struct when neither a class nor an IDL is given: the sample event. */
+  public static final String SAMPLE_CLASS = "io.thriftbq.sample.Event";
+
   private ThriftSources() {}
 
   /**
    * The struct the options name: {@code --thriftIdl} with {@code --thriftStruct}, or the class
-   * named by {@code classOption}, or {@code defaultClass} when neither is given. Reads and checks
+   * named by {@code classOption}, or {@link #SAMPLE_CLASS} when neither is given. Reads and checks
    * the IDL now (at launch).
    *
    * @param classOption the pipeline's option for a generated class, as the user writes it
@@ -19,10 +22,7 @@ public final class ThriftSources {
    *     message says what to change
    */
   public static ThriftSource choose(
-      ThriftSchemaOptions options,
-      String classOption,
-      @Nullable String className,
-      String defaultClass) {
+      ThriftSchemaOptions options, String classOption, @Nullable String className) {
     boolean idl = isSet(options.getThriftIdl());
     boolean generated = isSet(className);
     if (idl && generated) {
@@ -40,7 +40,7 @@ public final class ThriftSources {
             "--thriftStruct names a struct of an IDL, but --thriftIdl is not set: add"
                 + " --thriftIdl=PATH to your .thrift file");
       }
-      return ThriftSource.generatedClass(generated ? className : defaultClass);
+      return ThriftSource.generatedClass(generated ? className : SAMPLE_CLASS);
     }
     if (!isSet(options.getThriftStruct())) {
       throw new IllegalArgumentException(

@@ -197,10 +197,7 @@ final class DirectProtoWriter {
     if (empty != null) {
       return empty.isSet(field.fieldEnum());
     }
-    return field.idlDefault() != null
-        && !(field.type() instanceof ThriftType.Primitive primitive
-            && primitive.kind() != ThriftType.PrimitiveKind.STRING
-            && primitive.kind() != ThriftType.PrimitiveKind.BINARY);
+    return StructCodec.fillsIdlDefault(field);
   }
 
   private static @Nullable ValuePlan valuePlan(

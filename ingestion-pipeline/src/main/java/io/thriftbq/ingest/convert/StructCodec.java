@@ -182,9 +182,8 @@ final class StructCodec<S> implements ValueCodec {
         }
       } else {
         for (FieldSlot slot : slots) {
-          byte[] encoded = slot.field().idlDefault();
-          if (encoded != null && !isNumberOrBool(slot.field().type())) {
-            values[slot.index()] = readDefault(slot, encoded);
+          if (fillsIdlDefault(slot.field())) {
+            values[slot.index()] = readDefault(slot, slot.field().idlDefault());
           }
         }
       }
@@ -194,13 +193,15 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   /**
-   * The README's rule, the same for both sources: generated classes report a defaulted number or
-   * bool as unset (its isset bit stays clear), so only defaults of other types fill a column.
+   * Whether an absent field of a struct read from an IDL takes its IDL default. The README's rule,
+   * the same for both sources: generated classes report a defaulted number or bool as unset (its
+   * isset bit stays clear), so only defaults of other types fill a column.
    */
-  private static boolean isNumberOrBool(ThriftType type) {
-    return type instanceof ThriftType.Primitive primitive
-        && primitive.kind() != ThriftType.PrimitiveKind.STRING
-        && primitive.kind() != ThriftType.PrimitiveKind.BINARY;
+  static boolean fillsIdlDefault(ThriftField field) {
+    return field.idlDefault() != null
+        && !(field.type() instanceof ThriftType.Primitive primitive
+            && primitive.kind() != ThriftType.PrimitiveKind.STRING
+            && primitive.kind() != ThriftType.PrimitiveKind.BINARY);
   }
 
   /** Reads an IDL default (binary-encoded at launch) with the codec of its field. */

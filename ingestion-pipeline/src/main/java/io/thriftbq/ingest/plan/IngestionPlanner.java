@@ -37,8 +37,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * rest.
  */
 final class IngestionPlanner {
-  /** The struct when neither --thriftClassName nor --thriftIdl is given: the sample event. */
-  static final String DEFAULT_THRIFT_CLASS = "io.thriftbq.sample.Event";
 
   // Pub/Sub ids: 3-255 characters, starting with a letter.
   private static final String PUBSUB_ID = "[A-Za-z][-A-Za-z0-9._~+%]{2,254}";
@@ -195,9 +193,7 @@ final class IngestionPlanner {
       IngestionOptions options, List<String> problems) {
     ThriftSource source;
     try {
-      source =
-          ThriftSources.choose(
-              options, "--thriftClassName", options.getThriftClassName(), DEFAULT_THRIFT_CLASS);
+      source = ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
       return null;

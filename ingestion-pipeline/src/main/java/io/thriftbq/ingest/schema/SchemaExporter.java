@@ -113,8 +113,7 @@ public final class SchemaExporter {
           "Nothing to export: set --output, --protoOutput or --deadLetterOutput");
     }
     ThriftSource source =
-        ThriftSources.choose(
-            options, "--thriftClassName", options.getThriftClassName(), "io.thriftbq.sample.Event");
+        ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
     EventSchemas schemas = EventSchemas.of(source, metadata);
     if (isSet(options.getOutput())) {
       writeText(toJson(schemas.tableSchema().getFields()), Path.of(options.getOutput()));
