@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Local mode: the whole system on this machine. Starts the Pub/Sub and BigQuery emulators on
-# 127.0.0.1, runs the ingestion pipeline (DirectRunner) with one tuning step's configuration and
+# 127.0.0.1, runs the ingestion pipeline (embedded Flink) with one tuning step's configuration and
 # the data generator for a bounded number of events, then prints a report.
 #
 # Every flag after the script name goes to the Java runner; --help lists them.

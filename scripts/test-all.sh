@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it on a fresh machine (README: "Run the tests").
 #
 #   1. installs what the tests need that Maven cannot bring (apt: shellcheck, bats, thrift
-#      compiler; a project-local Python venv with the BigQuery emulator),
+#      compiler, chromium to render the step comparison's charts; a project-local Python venv
+#      with the BigQuery emulator),
 #   2. checks the checked-in Thrift-generated code is current,
 #   3. builds everything and runs the Java tests (unit, Beam fakes, emulator end-to-end) with
 #      the formatting check,
@@ -34,7 +35,9 @@ apt_install() {
 }
 
 log "Prerequisites"
-apt_install thrift-compiler shellcheck bats bats-assert bats-support
+apt_install thrift-compiler shellcheck bats bats-assert bats-support chromium
+# The chart-rendering test skips without chromium on a developer's machine; here it must run.
+export THRIFTBQ_REQUIRE_CHROMIUM=1
 "$ROOT/scripts/local/install-bigquery-emulator.sh"
 
 log "Generated Thrift code is current"

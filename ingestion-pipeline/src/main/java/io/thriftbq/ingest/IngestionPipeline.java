@@ -1,6 +1,7 @@
 package io.thriftbq.ingest;
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.GatherDeadLetters;
 import io.thriftbq.ingest.decode.DecodeEvents;
 import io.thriftbq.ingest.decode.DecodeResult;
@@ -9,10 +10,13 @@ import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
+import io.thriftbq.ingest.write.CreateMissingTables;
 import io.thriftbq.ingest.write.EventSink;
 import io.thriftbq.ingest.write.EvolveTableSchema;
+import io.thriftbq.ingest.write.TableLayout;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
+import java.util.List;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -79,8 +83,9 @@ public final class IngestionPipeline {
 
   /**
    * What {@code main} and local mode do: plans the options, brings an existing output table up to
-   * the IDL's schema as {@code --schemaUpdate} says (the only step that talks to BigQuery before
-   * the run), and builds the pipeline. {@link #buildPipeline} does no I/O.
+   * the IDL's schema as {@code --schemaUpdate} says, creates missing tables with {@code
+   * --createTable} (the only steps that talk to BigQuery before the run), and builds the pipeline.
+   * {@link #buildPipeline} does no I/O.
    *
    * @param bigQueryServices services for the table check and the writes, or null for the real ones
    * @throws IllegalArgumentException for invalid options or an incompatible table, saying what to
@@ -98,6 +103,23 @@ public final class IngestionPipeline {
         options.getSchemaUpdate(),
         bigQueryServices,
         null);
+    if (plan.write().createTable()) {
+      TableLayout layout = plan.write().layout();
+      CreateMissingTables.apply(
+          options,
+          List.of(
+              new CreateMissingTables.Wanted(
+                  plan.outputTable(),
+                  plan.schemas().tableSchema(),
+                  layout.timePartitioning(),
+                  layout.clustering()),
+              new CreateMissingTables.Wanted(
+                  plan.deadLetterTable(),
+                  DeadLetterSchema.tableSchema(),
+                  DeadLetterSchema.timePartitioning(),
+                  null)),
+          bigQueryServices);
+    }
     return build(options, plan);
   }
 

@@ -334,7 +334,7 @@ public final class LocalReport {
       configuration.put("triggering_frequency_sec", frequency);
     }
     configuration.put("exactly_once", exactlyOnce);
-    configuration.put("runner", "DirectRunner (in-process)");
+    configuration.put("runner", config.engine().describe());
     configuration.put("direct_runner_checks", config.directRunnerChecks);
     configuration.put("events", config.events);
     configuration.put("rate_per_sec", config.ratePerSec);
@@ -397,8 +397,10 @@ public final class LocalReport {
     throughput.put(
         "note",
         "rows/s from the emulator's row count polled once per second, between the first poll that"
-            + " saw rows and the poll that saw every event; it includes DirectRunner start-up"
+            + " saw rows and the poll that saw every event; it includes the engine's start-up"
             + " lag only at the start.");
+
+    putCosts(root.putObject("costs"), progress);
 
     ObjectNode latency = root.putObject("latency_ms");
     latency.put("interval", LATENCY_INTERVAL);
@@ -408,7 +410,7 @@ public final class LocalReport {
         "meaning",
         "only events created at least "
             + LocalRun.WARMUP_MILLIS / 1000
-            + " s after the ingestion pipeline was started, leaving out the DirectRunner's"
+            + " s after the ingestion pipeline was started, leaving out the engine's"
             + " start-up");
     putPercentiles(steady, steadyLatencySamples);
     DistributionResult pipelineLatency =
@@ -469,6 +471,63 @@ public final class LocalReport {
       node.put("p99", p.percentile(99));
       node.put("max", p.max());
       node.put("mean", round(p.mean()));
+    }
+  }
+
+  /** What the run spent; every figure says how it was measured. */
+  private static void putCosts(ObjectNode costs, LocalRun.Progress progress) {
+    if (!Double.isNaN(progress.encodedBytesPerElement)) {
+      costs.put("encoded_bytes_per_element", round(progress.encodedBytesPerElement));
+    }
+    costs.put(
+        "encoded_bytes_per_element_how",
+        "mean size of the first "
+            + LocalRun.ENCODED_SIZE_SAMPLE
+            + " generated events converted by this run's plan and encoded with the coder the"
+            + " pipeline gives the collection it hands to BigQueryIO (what a shuffle carries)");
+    if (progress.costsMeasured) {
+      putPerHundredThousand(
+          costs, "pipeline_cpu_sec_per_100k_events", progress.costs, RunCosts.Sample::pipelineCpu);
+      putPerHundredThousand(
+          costs,
+          "pubsub_emulator_cpu_sec_per_100k_events",
+          progress.costs,
+          RunCosts.Sample::pubsubCpu);
+      putPerHundredThousand(
+          costs,
+          "bigquery_emulator_cpu_sec_per_100k_events",
+          progress.costs,
+          RunCosts.Sample::bigqueryCpu);
+      costs.put(
+          "cpu_how",
+          "CPU seconds per 100,000 rows written or dead-lettered, between the first once-a-second"
+              + " poll that saw rows and the poll that saw every event (start-up left out);"
+              + " pipeline: this JVM's process CPU time less the publisher's and the poller's"
+              + " threads (the engine, Beam, our code, GC and JIT); emulators: each emulator"
+              + " process with its children, including the poller's queries");
+    }
+    if (progress.exchangedBytes != null && progress.payloadBytesPublished > 0) {
+      costs.put(
+          "exchanged_bytes_per_input_byte",
+          round((double) progress.exchangedBytes / progress.payloadBytesPublished));
+      ObjectNode byTask = costs.putObject("exchanged_bytes_by_sending_task");
+      progress.exchangedBytesByTask.forEach(byTask::put);
+      costs.put(
+          "exchanged_bytes_how",
+          "bytes Flink's tasks serialized into data exchanges (numBytesOut of every task: the"
+              + " shuffles before the exactly-once write's sharded streams, and any other"
+              + " exchange) divided by the Thrift payload bytes published");
+    }
+  }
+
+  private static void putPerHundredThousand(
+      ObjectNode costs,
+      String name,
+      List<RunCosts.Sample> samples,
+      java.util.function.ToDoubleFunction<RunCosts.Sample> cpu) {
+    Double value = samples.isEmpty() ? null : RunCosts.perHundredThousandRows(samples, cpu);
+    if (value != null) {
+      costs.put(name, round(value));
     }
   }
 
@@ -534,6 +593,7 @@ public final class LocalReport {
         .append(", ")
         .append(c.path("extra_setting").asText())
         .append(") ===\n");
+    s.append(String.format("Engine            %s%n", c.path("runner").asText()));
     s.append(
         String.format(
             "Published         %d events + %d malformed messages%n",
@@ -571,6 +631,16 @@ public final class LocalReport {
             t.path("publish_events_per_sec").asText("?"),
             t.path("rows_per_sec_sustained").asText("?"),
             t.path("rows_per_sec_peak_5s").asText("?")));
+    JsonNode cost = json.path("costs");
+    s.append(
+        String.format(
+            "Cost              pipeline %s CPU-s, Pub/Sub emulator %s, BigQuery emulator %s"
+                + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
+            cost.path("pipeline_cpu_sec_per_100k_events").asText("?"),
+            cost.path("pubsub_emulator_cpu_sec_per_100k_events").asText("?"),
+            cost.path("bigquery_emulator_cpu_sec_per_100k_events").asText("?"),
+            cost.path("encoded_bytes_per_element").asText("?"),
+            cost.path("exchanged_bytes_per_input_byte").asText("n/a")));
     JsonNode l = json.path("latency_ms");
     if (latencySamples.length > 0) {
       s.append(

@@ -44,12 +44,13 @@ import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.joda.time.Duration;
 
 /**
  * One local run on an already started {@link EmulatorStack}: creates the topic, subscription and
- * tables, starts the ingestion pipeline (DirectRunner, in this JVM), publishes the generator's
- * events and the malformed messages, follows progress by querying the BigQuery emulator, and builds
- * the {@link LocalReport}.
+ * tables, starts the ingestion pipeline (on {@link LocalEngine}, in this JVM), publishes the
+ * generator's events and the malformed messages, follows progress by querying the BigQuery
+ * emulator, and builds the {@link LocalReport}.
  *
  * <p>Ingestion runs in this JVM, not a child one, because the hand-off latency probe ({@link
  * HandOffLatencyProbe}) and the pipeline's metrics are read from it directly; callers end the JVM
@@ -62,9 +63,12 @@ public final class LocalRun {
   /** Ack deadline of the subscription: short, so a restarted pipeline gets unacked work back. */
   static final int ACK_DEADLINE_SECONDS = 10;
 
+  /** Events whose converted rows are encoded to measure the mean element size. */
+  static final int ENCODED_SIZE_SAMPLE = 1000;
+
   /**
-   * Events created this soon after the ingestion pipeline was started wait for the DirectRunner to
-   * begin reading; the report also gives percentiles without them.
+   * Events created this soon after the ingestion pipeline was started wait for the engine to begin
+   * reading; the report also gives percentiles without them.
    */
   static final long WARMUP_MILLIS = 10_000;
 
@@ -126,11 +130,32 @@ public final class LocalRun {
       String table,
       boolean directRunnerChecks,
       List<String> structArgs) {
+    return ingestionArgs(
+        stack,
+        step,
+        format,
+        triggeringFrequencyOverrideSec,
+        subscription,
+        table,
+        directRunnerChecks,
+        structArgs,
+        LocalEngine.fromSystemProperties());
+  }
+
+  /** The ingestion flags of a local run of {@code step} on {@code engine}. */
+  public static List<String> ingestionArgs(
+      EmulatorStack stack,
+      TuningStep step,
+      StorageFormat format,
+      Integer triggeringFrequencyOverrideSec,
+      String subscription,
+      String table,
+      boolean directRunnerChecks,
+      List<String> structArgs,
+      LocalEngine engine) {
     PubsubEmulator pubsub = stack.pubsub();
     BigQueryEmulator bigquery = stack.bigquery();
-    List<String> args = new ArrayList<>();
-    args.add("--runner=DirectRunner");
-    args.add("--blockOnRun=false");
+    List<String> args = new ArrayList<>(engine.runnerArgs(directRunnerChecks));
     args.add("--streaming=true");
     args.add("--project=" + bigquery.project());
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
@@ -142,9 +167,8 @@ public final class LocalRun {
     args.add("--includeAttributes=true");
     args.add("--includePubsubMessageId=true");
     args.add("--includePublishTime=true");
-    args.add("--enforceImmutability=" + directRunnerChecks);
-    args.add("--enforceEncodability=" + directRunnerChecks);
     args.addAll(step.pipelineArgs(triggeringFrequencyOverrideSec, format));
+    args.addAll(engine.extraPipelineArgs());
     return args;
   }
 
@@ -353,7 +377,8 @@ public final class LocalRun {
             channel.subscription(),
             table,
             config.directRunnerChecks,
-            config.ingestionStructArgs());
+            config.ingestionStructArgs(),
+            config.engine());
     List<String> genArgs =
         datagenArgs(
             stack,
@@ -389,6 +414,8 @@ public final class LocalRun {
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());
 
+    double encodedBytesPerElement =
+        ElementSizes.meanEncodedBytes(ingestArgs, generator, ENCODED_SIZE_SAMPLE);
     HandOffLatencyProbe.reset();
     long startNanos = System.nanoTime();
     long startEpochMillis = System.currentTimeMillis();
@@ -397,6 +424,7 @@ public final class LocalRun {
     try {
       CompletableFuture<PipelineResult.State> generatorDone;
       java.util.function.LongSupplier publishedSoFar;
+      PacedPublisher pacedPublisher = null;
       if (config.generatorPipeline) {
         datagen = DatagenPipeline.buildPipeline(datagenOptions(genArgs)).run();
         PipelineResult generatorResult = datagen;
@@ -425,6 +453,7 @@ public final class LocalRun {
                   }
                 });
         publishedSoFar = publisher::published;
+        pacedPublisher = publisher;
       }
       AtomicLong malformedPublished = new AtomicLong();
       CompletableFuture<Void> malformedDone =
@@ -440,7 +469,20 @@ public final class LocalRun {
               malformedDone,
               malformedPublished,
               malformed.size(),
-              startNanos);
+              startNanos,
+              pacedPublisher);
+      progress.encodedBytesPerElement = encodedBytesPerElement;
+      if (pacedPublisher != null) {
+        progress.payloadBytesPublished = pacedPublisher.publishedBytes();
+        if (pacedPublisher.runMillis() > 0) {
+          // Its own clock: the once-a-second poll notices the end late when queries are slow.
+          progress.generatorMillis = pacedPublisher.runMillis();
+        }
+      }
+      if (isFlink(ingestion)) {
+        progress.exchangedBytes = FlinkMetrics.latestJobExchangedBytes();
+        progress.exchangedBytesByTask = FlinkMetrics.latestJobExchangedBytesByTask();
+      }
       if (generatorDone.isCompletedExceptionally()) {
         progress.problems.add("Publishing the generated events failed");
       } else if (generatorDone.isDone() && generatorDone.join() != PipelineResult.State.DONE) {
@@ -506,6 +548,18 @@ public final class LocalRun {
     long accountedAtMillis = -1;
     long firstRowAtMillis = -1;
     boolean timedOut;
+    final List<RunCosts.Sample> costs = new ArrayList<>();
+
+    /** False when the generator pipeline publishes: it runs in this JVM, on the pipeline's CPU. */
+    boolean costsMeasured;
+
+    double encodedBytesPerElement = Double.NaN;
+    long payloadBytesPublished;
+
+    /** Bytes through the engine's data exchanges; null when the engine does not say. */
+    Long exchangedBytes;
+
+    Map<String, Long> exchangedBytesByTask = Map.of();
   }
 
   private Progress follow(
@@ -516,9 +570,12 @@ public final class LocalRun {
       CompletableFuture<Void> malformedDone,
       AtomicLong malformedPublished,
       int malformedCount,
-      long startNanos)
+      long startNanos,
+      PacedPublisher publisher)
       throws Exception {
     Progress progress = new Progress();
+    progress.costsMeasured = publisher != null;
+    double followerCpuAtStart = RunCosts.currentThreadCpuSeconds();
     long deadline = startNanos + config.timeout.toNanos();
     String deadLetterTable = table + DeadLetterTables.DEFAULT_SUFFIX;
     long lastRows = 0;
@@ -534,6 +591,16 @@ public final class LocalRun {
       long deadLetters = countRows(deadLetterTable);
       long published = generatorPublished.getAsLong() + malformedPublished.get();
       progress.timeline.add(new long[] {elapsed, rows, deadLetters});
+      if (publisher != null) {
+        double followerCpu = RunCosts.currentThreadCpuSeconds() - followerCpuAtStart;
+        progress.costs.add(
+            new RunCosts.Sample(
+                elapsed,
+                rows + deadLetters,
+                RunCosts.jvmCpuSeconds() - publisher.cpuSeconds() - followerCpu,
+                RunCosts.processTreeCpuSeconds(stack.pubsub().pid()),
+                RunCosts.processTreeCpuSeconds(stack.bigquery().pid())));
+      }
       if (rows > 0 && progress.firstRowAtMillis < 0) {
         progress.firstRowAtMillis = elapsed;
       }
@@ -615,6 +682,9 @@ public final class LocalRun {
   }
 
   static MetricQueryResults ingestionMetrics(PipelineResult ingestion) {
+    if (isFlink(ingestion)) {
+      return FlinkMetrics.latestJob(IngestionMetrics.NAMESPACE);
+    }
     return ingestion
         .metrics()
         .queryMetrics(
@@ -648,6 +718,30 @@ public final class LocalRun {
                   Math.max(merged.getMax(), value.getMax()));
     }
     return merged;
+  }
+
+  static boolean isFlink(PipelineResult result) {
+    return result.getClass().getName().startsWith("org.apache.beam.runners.flink.");
+  }
+
+  /**
+   * Cancels {@code result} and waits up to {@code timeout} for it to end. The embedded Flink
+   * cluster shuts itself down once its job is cancelled, after which its result answers every call
+   * with "MiniCluster is not yet running or has already been shut down": that is the job having
+   * ended.
+   */
+  public static PipelineResult.State cancelAndWait(PipelineResult result, Duration timeout)
+      throws IOException {
+    try {
+      result.cancel();
+      PipelineResult.State state = result.waitUntilFinish(timeout);
+      return state == null ? PipelineResult.State.UNKNOWN : state;
+    } catch (IllegalStateException e) {
+      if (String.valueOf(e.getMessage()).contains("MiniCluster")) {
+        return PipelineResult.State.CANCELLED;
+      }
+      throw e;
+    }
   }
 
   public static void cancelQuietly(PipelineResult result) {

@@ -9,15 +9,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /** What one local run does; parsed from {@code run-local.sh}'s flags or built by tests. */
-public final class LocalRunConfig {
+public final class LocalRunConfig implements Cloneable {
   public static final String PROJECT = "local-project";
   public static final String DATASET = "local_dataset";
   public static final String EVENT_CLASS = io.thriftbq.schema.ThriftSources.SAMPLE_CLASS;
 
   TuningStep step = TuningStep.of(8);
   StorageFormat format;
-  long events = 2000;
-  long ratePerSec = 500;
+  long events = 4000;
+  long ratePerSec = 200;
   double badRatio = 0.01;
   Path reportFile;
   boolean keep;
@@ -35,6 +35,12 @@ public final class LocalRunConfig {
   String idlIncludePath;
   String struct;
   String idField;
+  LocalEngine engine = LocalEngine.fromSystemProperties();
+  boolean compareSteps;
+  List<TuningStep> compareList = TuningStep.all();
+  Path htmlFile = Paths.get("compare-steps.html");
+  boolean stepGiven;
+  boolean stepsGiven;
 
   public static LocalRunConfig defaults() {
     return new LocalRunConfig();
@@ -46,8 +52,8 @@ public final class LocalRunConfig {
         "Usage: scripts/run-local.sh [options]",
         "",
         "Runs the whole system on this machine: the Pub/Sub and BigQuery emulators on 127.0.0.1,",
-        "the ingestion pipeline on the DirectRunner with one tuning step's configuration, and the",
-        "data generator for a bounded number of events; then reports what arrived.",
+        "the ingestion pipeline on an embedded Flink cluster with one tuning step's configuration,",
+        "and the data generator for a bounded number of events; then reports what arrived.",
         "",
         "  --idl FILE              your Thrift IDL, read at launch (no code generator, no build)",
         "  --struct NAME           the struct of --idl each event holds (FILE.Name if ambiguous)",
@@ -59,8 +65,8 @@ public final class LocalRunConfig {
         "  --step N                tuning step "
             + TuningStep.range()
             + " (default 8); see docs/LOCAL.md for the table",
-        "  --events N              events the generator publishes (default 2000)",
-        "  --rate N                generator rate, events/s (default 500)",
+        "  --events N              events the generator publishes (default 4000)",
+        "  --rate N                generator rate, events/s (default 200)",
         "  --bad-ratio R           malformed messages to mix in, as a fraction of --events",
         "                          (default 0.01; 0 for none)",
         "  --records-per-message N events per Pub/Sub message; >1 sends compressed envelopes",
@@ -78,6 +84,24 @@ public final class LocalRunConfig {
         "                          and latency figures are then not meaningful",
         "  --direct-runner-checks  keep the DirectRunner's immutability/encodability checks on",
         "                          (slower; the tests keep them on)",
+        "  --compare-steps         run several steps one after another on the same generated",
+        "                          events and print them side by side, with an HTML report of",
+        "                          charts (--html); see docs/TUNING.md",
+        "  --steps LIST            the steps to compare, comma-separated (default: all)",
+        "  --html FILE             where --compare-steps writes its HTML report",
+        "                          (default compare-steps.html)",
+        "  --engine E              what runs the ingestion pipeline in this JVM: flink (default,",
+        "                          Flink's embedded mini cluster) or direct (Beam's DirectRunner,",
+        "                          several times slower: see docs/LOCAL.md)",
+        "  --parallelism N         Flink task slots (default "
+            + LocalEngine.DEFAULT_PARALLELISM
+            + "; more was slower on 2 cores)",
+        "  --checkpoint-ms MS      Flink checkpoint interval (default "
+            + LocalEngine.DEFAULT_CHECKPOINT_MILLIS
+            + "); Pub/Sub messages are",
+        "                          acknowledged when a checkpoint completes",
+        "  --ingest-arg FLAG       an extra ingestion pipeline flag, appended last (repeatable),",
+        "                          e.g. --ingest-arg=--maxBundleSize=5000",
         "  --no-progress           do not print a progress line per second",
         "  --keep                  keep the emulators' data directory and logs",
         "  --help                  this text",
@@ -115,6 +139,9 @@ public final class LocalRunConfig {
         case "--generator-pipeline":
           config.generatorPipeline = true;
           break;
+        case "--compare-steps":
+          config.compareSteps = true;
+          break;
         default:
           if (!name.startsWith("--")) {
             throw new IllegalArgumentException("Unexpected argument: " + arg);
@@ -137,6 +164,21 @@ public final class LocalRunConfig {
       switch (name) {
         case "--step":
           step = TuningStep.of(Integer.parseInt(value));
+          stepGiven = true;
+          break;
+        case "--steps":
+          compareList = new ArrayList<>();
+          stepsGiven = true;
+          for (String number : value.split(",")) {
+            TuningStep listed = TuningStep.of(Integer.parseInt(number.trim()));
+            if (compareList.contains(listed)) {
+              throw new IllegalArgumentException("--steps lists step " + number.trim() + " twice");
+            }
+            compareList.add(listed);
+          }
+          break;
+        case "--html":
+          htmlFile = Paths.get(value);
           break;
         case "--events":
           events = Long.parseLong(value);
@@ -185,6 +227,22 @@ public final class LocalRunConfig {
         case "--id-field":
           idField = value;
           break;
+        case "--engine":
+          engine = engine.withKind(LocalEngine.Kind.parse(value));
+          break;
+        case "--parallelism":
+          engine = engine.withParallelism(Integer.parseInt(value));
+          break;
+        case "--checkpoint-ms":
+          engine = engine.withCheckpointMillis(Long.parseLong(value));
+          break;
+        case "--ingest-arg":
+          if (!value.startsWith("--")) {
+            throw new IllegalArgumentException(
+                "--ingest-arg takes one pipeline flag, e.g. --ingest-arg=--maxBundleSize=5000");
+          }
+          engine = engine.withExtraPipelineArg(value);
+          break;
         default:
           throw new IllegalArgumentException("Unknown option " + name + " (see --help)");
       }
@@ -223,6 +281,18 @@ public final class LocalRunConfig {
     if (idlIncludePath != null && idl == null) {
       throw new IllegalArgumentException("--idl-include needs --idl");
     }
+    if (compareSteps && stepGiven) {
+      throw new IllegalArgumentException(
+          "--compare-steps runs several steps: list them with --steps (e.g. --steps 1,4,6,7,8),"
+              + " not --step");
+    }
+    if (!compareSteps && stepsGiven) {
+      throw new IllegalArgumentException("--steps goes with --compare-steps; one run takes --step");
+    }
+    if (compareSteps && table != null) {
+      throw new IllegalArgumentException(
+          "--table names one run's table; --compare-steps names a table per step");
+    }
     if (idField != null && !idField.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {
       throw new IllegalArgumentException(
           "--id-field must be a dotted field path of the struct, for example event_id");
@@ -235,6 +305,41 @@ public final class LocalRunConfig {
 
   public String tableName() {
     return table != null ? table : "events_step" + step.number();
+  }
+
+  /** This configuration for one step of a comparison, writing to its own table. */
+  LocalRunConfig forComparedStep(TuningStep value, String tableName) {
+    try {
+      LocalRunConfig copy = (LocalRunConfig) clone();
+      copy.compareSteps = false;
+      copy.step = value;
+      copy.table = tableName;
+      copy.reportFile = null;
+      return copy;
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  public boolean compareSteps() {
+    return compareSteps;
+  }
+
+  public List<TuningStep> comparedSteps() {
+    return compareList;
+  }
+
+  public Path htmlFile() {
+    return htmlFile;
+  }
+
+  public LocalEngine engine() {
+    return engine;
+  }
+
+  public LocalRunConfig engine(LocalEngine value) {
+    engine = value;
+    return this;
   }
 
   // Fluent setters for tests and the runner.

@@ -3,6 +3,8 @@ package io.thriftbq.local;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.LogManager;
 
 /**
@@ -33,6 +35,51 @@ public final class LocalRunner {
     }
   }
 
+  /** Runs each listed step on the same events, one after another, and reports them together. */
+  static int compareSteps(EmulatorStack stack, LocalRunConfig config, PrintStream out)
+      throws Exception {
+    List<StepFigures> figures = new ArrayList<>();
+    List<LocalReport> reports = new ArrayList<>();
+    String suffix = Long.toString(System.currentTimeMillis() % 1_000_000);
+    for (TuningStep step : config.comparedSteps()) {
+      LocalRunConfig one =
+          config.forComparedStep(step, "compare_step" + step.number() + "_" + suffix);
+      LocalReport report = new LocalRun(stack, one, out).execute();
+      out.print(report.format());
+      reports.add(report);
+      figures.add(StepFigures.of(step, report));
+    }
+    String setting =
+        String.format(
+            "%d events per step at %d/s (seed %d), %s; %d cores, %s; %s",
+            config.events,
+            config.ratePerSec,
+            config.seed,
+            config.engine().describe(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    CompareReport comparison = new CompareReport(figures, setting);
+    out.print(comparison.table());
+    java.nio.file.Path html = config.htmlFile().toAbsolutePath();
+    if (html.getParent() != null) {
+      java.nio.file.Files.createDirectories(html.getParent());
+    }
+    java.nio.file.Files.writeString(html, comparison.html());
+    out.println("HTML report: " + html);
+    if (config.reportFile() != null) {
+      var array = io.thriftbq.local.LoopbackHttp.JSON.createArrayNode();
+      reports.forEach(r -> array.add(r.json));
+      java.nio.file.Files.writeString(
+          config.reportFile(),
+          io.thriftbq.local.LoopbackHttp.JSON
+              .writerWithDefaultPrettyPrinter()
+              .writeValueAsString(array));
+      out.println("JSON reports: " + config.reportFile().toAbsolutePath());
+    }
+    return reports.stream().allMatch(LocalReport::ok) ? 0 : 1;
+  }
+
   static int run(String[] args, PrintStream out, PrintStream err) {
     LocalRunConfig config;
     try {
@@ -52,6 +99,9 @@ public final class LocalRunner {
     try (EmulatorStack stack =
         EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, config.keep())) {
       out.printf("Emulators ready in %.1f s%n", (System.nanoTime() - started) / 1e9);
+      if (config.compareSteps()) {
+        return compareSteps(stack, config, out);
+      }
       LocalReport report = new LocalRun(stack, config, out).execute();
       out.print(report.format());
       if (config.reportFile() != null) {

@@ -25,7 +25,7 @@ final class PacedPublisher {
   /** Publish calls per second; each carries the events due since the previous call. */
   private static final int TICKS_PER_SECOND = 20;
 
-  private static final int MAX_MESSAGES_PER_CALL = 1000;
+  static final int MAX_MESSAGES_PER_CALL = 1000;
 
   private final PubsubEmulator pubsub;
   private final String topic;
@@ -34,6 +34,9 @@ final class PacedPublisher {
   private final long ratePerSec;
   private final int recordsPerMessage;
   private final AtomicLong published = new AtomicLong();
+  private final AtomicLong publishedBytes = new AtomicLong();
+  private volatile double cpuSeconds;
+  private volatile long runMillis = -1;
 
   PacedPublisher(
       PubsubEmulator pubsub,
@@ -54,9 +57,25 @@ final class PacedPublisher {
     return published.get();
   }
 
+  /** Payload bytes published so far (what the pipeline reads, without attributes). */
+  long publishedBytes() {
+    return publishedBytes.get();
+  }
+
+  /** How long publishing everything took, or -1 while it is still publishing. */
+  long runMillis() {
+    return runMillis;
+  }
+
+  /** CPU seconds this publisher's thread has spent so far, to leave out of the pipeline's. */
+  double cpuSeconds() {
+    return cpuSeconds;
+  }
+
   /** Publishes every event, pacing to the rate; returns when the last one is acknowledged. */
   void run() throws IOException, InterruptedException {
     long start = System.nanoTime();
+    double cpuAtStart = RunCosts.currentThreadCpuSeconds();
     long next = 0;
     while (next < events) {
       double elapsedSec = (System.nanoTime() - start) / 1e9;
@@ -70,7 +89,13 @@ final class PacedPublisher {
       if (!batch.isEmpty()) {
         pubsub.publish(topic, batch);
         published.set(next);
+        long bytes = 0;
+        for (PubsubEmulator.RawMessage message : batch) {
+          bytes += message.data().length;
+        }
+        publishedBytes.addAndGet(bytes);
       }
+      cpuSeconds = RunCosts.currentThreadCpuSeconds() - cpuAtStart;
       if (next < due) {
         continue; // behind schedule: publish the rest without sleeping
       }
@@ -80,6 +105,7 @@ final class PacedPublisher {
         Thread.sleep(sleepNanos / 1_000_000, (int) (sleepNanos % 1_000_000));
       }
     }
+    runMillis = (System.nanoTime() - start) / 1_000_000;
   }
 
   private PubsubEmulator.RawMessage message(long first, int count) {

@@ -49,8 +49,9 @@ public class LocalRunConfigTest {
   public void defaultsRunStepEightModestly() {
     LocalRunConfig config = LocalRunConfig.parse(new String[0]);
     assertEquals(TuningStep.of(8), config.step());
-    assertEquals(2000, config.events());
-    assertEquals(20, config.malformedCount());
+    assertEquals(4000, config.events());
+    assertEquals("below the sustained capacity measured in docs/LOCAL.md", 200, config.ratePerSec);
+    assertEquals(40, config.malformedCount());
     assertEquals("events_step8", config.tableName());
     assertFalse(config.keep());
   }
@@ -113,6 +114,58 @@ public class LocalRunConfigTest {
     assertThrows(IllegalArgumentException.class, () -> parse("--unknown", "1"));
     assertThrows(IllegalArgumentException.class, () -> parse("--rate"));
     assertThrows(IllegalArgumentException.class, () -> parse("stray"));
+  }
+
+  @Test
+  public void theEngineIsFlinkWithCheckpointsUnlessToldOtherwise() {
+    LocalEngine engine = parse().engine();
+    assertEquals(LocalEngine.Kind.FLINK, engine.kind());
+    List<String> args = engine.runnerArgs(false);
+    assertThat(args, hasItem("--runner=FlinkRunner"));
+    assertThat(args, hasItem("--flinkMaster=[local]"));
+    assertThat(args, hasItem("--checkpointingInterval=1000"));
+    LocalEngine custom =
+        parse(
+                "--engine",
+                "direct",
+                "--parallelism",
+                "2",
+                "--checkpoint-ms",
+                "500",
+                "--ingest-arg=--maxBundleSize=5000")
+            .engine();
+    assertEquals(LocalEngine.Kind.DIRECT, custom.kind());
+    assertThat(custom.runnerArgs(true), hasItem("--enforceImmutability=true"));
+    assertEquals(List.of("--maxBundleSize=5000"), custom.extraPipelineArgs());
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--checkpoint-ms", "0"))
+            .getMessage(),
+        containsString("acknowledged only when a checkpoint completes"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--engine", "spark"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--parallelism", "0"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--ingest-arg", "maxBundleSize=1"));
+  }
+
+  @Test
+  public void compareStepsTakesAListOfStepsAndGivesEachItsOwnTable() {
+    LocalRunConfig config = parse("--compare-steps", "--steps", "1,6,8", "--events", "500");
+    assertTrue(config.compareSteps());
+    assertEquals(
+        List.of(TuningStep.of(1), TuningStep.of(6), TuningStep.of(8)), config.comparedSteps());
+    LocalRunConfig six = config.forComparedStep(TuningStep.of(6), "compare_step6_x");
+    assertFalse(six.compareSteps());
+    assertEquals(6, six.step().number());
+    assertEquals("compare_step6_x", six.tableName());
+    assertEquals(500, six.events());
+    assertTrue("the original is unchanged", config.compareSteps());
+    assertEquals(TuningStep.all(), parse("--compare-steps").comparedSteps());
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--step", "6"))
+            .getMessage(),
+        containsString("--steps"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--steps", "1,2"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,1"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,9"));
   }
 
   private static LocalRunConfig parse(String... args) {

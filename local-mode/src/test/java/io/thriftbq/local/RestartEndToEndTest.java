@@ -7,13 +7,14 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.thriftbq.datagen.DatagenPipeline;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.PipelineResult;
 import org.joda.time.Duration;
 import org.junit.Rule;
@@ -30,7 +31,7 @@ import org.junit.runners.JUnit4;
 @RunWith(JUnit4.class)
 public class RestartEndToEndTest {
   private static final long EVENTS = 600;
-  private static final long RATE = 40; // 15 s of publishing, so the stop lands mid-stream
+  private static final long RATE = 40; // 15 s of publishing
 
   /** More than the worst hand-off latency seen on a loaded 2-core machine (about 70 s). */
   private static final java.time.Duration REPLAY_MARGIN = java.time.Duration.ofSeconds(120);
@@ -53,22 +54,35 @@ public class RestartEndToEndTest {
             stack, step, step.format(), null, channel.subscription(), table, false);
 
     PipelineResult first = LocalRun.startIngestion(stack, ingestArgs);
-    PipelineResult generator =
-        DatagenPipeline.buildPipeline(
-                LocalRun.datagenOptions(
-                    LocalRun.datagenArgs(stack, channel.topic(), EVENTS, RATE, 7, 1, false)))
-            .run();
+    // Paced, so the stop lands mid-stream however fast the engine drains what is published.
+    PacedPublisher publisher =
+        new PacedPublisher(
+            stack.pubsub(),
+            channel.topic(),
+            LocalRun.generatorFor(
+                LocalRun.datagenArgs(stack, channel.topic(), EVENTS, RATE, 7, 1, false)),
+            EVENTS,
+            RATE,
+            1);
+    CompletableFuture<Void> publishing =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                publisher.run();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     PipelineResult second = null;
     try {
       long rowsAtStop = waitForRows(stack, table, 50, 120);
       Instant stoppedAt = Instant.now();
-      first.cancel();
-      first.waitUntilFinish(Duration.standardSeconds(30));
+      LocalRun.cancelAndWait(first, Duration.standardSeconds(30));
       stack.pubsub().seek(channel.subscription(), stoppedAt.minus(REPLAY_MARGIN));
       assertThat("stopped mid-stream", rowsAtStop, lessThan(EVENTS));
 
       second = LocalRun.startIngestion(stack, ingestArgs);
-      generator.waitUntilFinish(Duration.standardSeconds(120));
+      publishing.get(120, TimeUnit.SECONDS);
       Map<Long, Long> ids = waitForAllIds(stack, table, EVENTS, 180);
 
       List<Long> missing = new ArrayList<>();
@@ -89,7 +103,7 @@ public class RestartEndToEndTest {
       assertThat(ids.size(), greaterThan(0));
     } finally {
       LocalRun.cancelQuietly(first);
-      LocalRun.cancelQuietly(generator);
+      publishing.cancel(true);
       if (second != null) {
         LocalRun.cancelQuietly(second);
       }

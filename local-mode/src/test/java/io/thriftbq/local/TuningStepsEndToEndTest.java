@@ -31,8 +31,8 @@ import org.junit.runners.Parameterized;
 
 /**
  * Each tuning step (the study's seven and step 8) end to end on the real emulators: generator →
- * Pub/Sub emulator → ingestion (DirectRunner) → BigQuery emulator, with malformed messages mixed
- * in.
+ * Pub/Sub emulator → ingestion (the local engine, embedded Flink) → BigQuery emulator, with
+ * malformed messages mixed in.
  */
 @RunWith(Parameterized.class)
 public class TuningStepsEndToEndTest {

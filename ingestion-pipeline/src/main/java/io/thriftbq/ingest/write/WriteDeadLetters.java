@@ -136,7 +136,7 @@ public final class WriteDeadLetters
       rejected =
           result
               .getFailedStorageApiInserts()
-              .apply("LogRejectedAppends", ParDo.of(new LogStorageApiErrorFn()))
+              .apply("LogRejectedAppends", ParDo.of(new LogStorageApiErrorFn(tableSpec)))
               .setCoder(TableRowJsonCoder.of());
     }
     return rejected;
@@ -187,6 +187,12 @@ public final class WriteDeadLetters
       extends DoFn<BigQueryStorageApiInsertError, TableRow> {
     private final Counter failed =
         IngestionMetrics.counter(IngestionMetrics.DEAD_LETTER_WRITE_FAILED);
+    // Beam 2.70.0's BigQueryStorageApiInsertError does not carry its table; there is one here.
+    private final String table;
+
+    LogStorageApiErrorFn(String table) {
+      this.table = table;
+    }
 
     @ProcessElement
     public void process(
@@ -194,7 +200,7 @@ public final class WriteDeadLetters
       failed.inc();
       LOG.error(
           "The dead-letter table {} rejected a dead letter ({}); the row was: {}",
-          error.getTable(),
+          table,
           error.getErrorMessage(),
           error.getRow());
       out.output(error.getRow());
