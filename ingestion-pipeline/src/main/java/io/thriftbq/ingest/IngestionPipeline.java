@@ -172,7 +172,6 @@ public final class IngestionPipeline {
         .apply(
             "WriteDeadLetters",
             WriteDeadLetters.to(plan.deadLetterTable())
-                .withMethodFor(plan.write().method())
                 .withCreateTable(plan.write().createTable())
                 .withTestServices(plan.bigQueryServices()))
         .setCoder(TableRowJsonCoder.of());

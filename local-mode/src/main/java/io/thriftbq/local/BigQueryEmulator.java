@@ -3,6 +3,7 @@ package io.thriftbq.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,9 @@ import java.util.Map;
  * is what a user would see with {@code bq query} against the emulator.
  */
 public final class BigQueryEmulator implements AutoCloseable {
+  /** BigQuery's limit on one AppendRows request (Storage Write API quotas: 10 MB). */
+  static final int APPEND_REQUEST_LIMIT_BYTES = 10 * 1024 * 1024;
+
   private final ManagedProcess process;
   private final int restPort;
   private final int grpcPort;
@@ -49,9 +53,9 @@ public final class BigQueryEmulator implements AutoCloseable {
     while (grpcPort == restPort) {
       grpcPort = FreePorts.pick();
     }
-    List<String> command =
+    List<String> command = new ArrayList<>(launcher(executable, dataDir));
+    command.addAll(
         List.of(
-            executable.toString(),
             "serve",
             "--host",
             FreePorts.LOOPBACK,
@@ -64,7 +68,7 @@ public final class BigQueryEmulator implements AutoCloseable {
             "--dataset",
             dataset,
             "--data-dir",
-            dataDir.toString());
+            dataDir.toString()));
     // The C (upb) protobuf extension has crashed the emulator when a client cancelled mid-append;
     // the pure-Python implementation is slower but survives that.
     Map<String, String> environment =
@@ -79,6 +83,42 @@ public final class BigQueryEmulator implements AutoCloseable {
       throw e;
     }
     return emulator;
+  }
+
+  /**
+   * BigQuery takes AppendRows requests of up to 10 MB; the emulator's gRPC server keeps gRPC's
+   * default of 4 MiB, so a row between 4 and 10 MB (a dead letter holding a 9 MB payload) that
+   * BigQuery accepts would fail on the emulator forever. The emulator is started through a small
+   * launcher, in its own Python, that gives the server BigQuery's limit; when the executable has no
+   * Python beside it (a custom {@code LOCAL_BIGQUERY_BIN}), it is started as it is.
+   */
+  private static List<String> launcher(Path executable, Path dataDir) throws IOException {
+    Path python = executable.resolveSibling("python");
+    if (!Files.isExecutable(python)) {
+      return List.of(executable.toString());
+    }
+    Path script = dataDir.resolveSibling("bigquery-emulator-launcher.py");
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "# Written by io.thriftbq.local.BigQueryEmulator: local-bigquery with BigQuery's 10 MB",
+            "# AppendRows request limit instead of gRPC's default 4 MiB.",
+            "import sys",
+            "import grpc",
+            "LIMIT = " + APPEND_REQUEST_LIMIT_BYTES,
+            "_server = grpc.server",
+            "def server_with_bigquery_limits(*args, **kwargs):",
+            "    options = list(kwargs.pop('options', None) or [])",
+            "    options += [('grpc.max_receive_message_length', LIMIT),",
+            "                ('grpc.max_send_message_length', LIMIT)]",
+            "    return _server(*args, options=options, **kwargs)",
+            "grpc.server = server_with_bigquery_limits",
+            "from local_bigquery.cli import main",
+            "sys.argv[0] = 'local-bigquery'",
+            "sys.exit(main())",
+            ""));
+    return List.of(python.toString(), script.toString());
   }
 
   private void awaitReady(Duration timeout) throws IOException, InterruptedException {

@@ -277,6 +277,22 @@ public final class LocalRun {
     }
   }
 
+  /** Creates {@code table} in the local dataset with {@code schema}, unless it exists. */
+  public static void createTable(EmulatorStack stack, String table, TableSchema schema)
+      throws Exception {
+    List<String> args =
+        List.of(
+            "--project=" + stack.bigquery().project(),
+            "--credentialFactoryClass=" + NOOP_CREDENTIALS,
+            "--bigQueryEndpoint=" + stack.bigquery().restEndpoint());
+    IngestionOptions options =
+        PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
+    try (BigQueryServices.DatasetService datasets =
+        new BigQueryServicesImpl().getDatasetService(options)) {
+      createIfMissing(datasets, stack, table, schema);
+    }
+  }
+
   private static void createIfMissing(
       BigQueryServices.DatasetService datasets,
       EmulatorStack stack,

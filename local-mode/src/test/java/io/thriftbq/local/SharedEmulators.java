@@ -52,4 +52,17 @@ final class SharedEmulators {
     }
     return stack;
   }
+
+  /**
+   * Parameters for a test run per step: {@code defaults}, or the steps the system property {@code
+   * thriftbq.test.steps} lists (comma-separated), to rerun one step while investigating.
+   */
+  static java.util.List<Object[]> steps(int... defaults) {
+    String chosen = System.getProperty("thriftbq.test.steps", "");
+    java.util.stream.IntStream steps =
+        chosen.isBlank()
+            ? java.util.Arrays.stream(defaults)
+            : java.util.Arrays.stream(chosen.split(",")).mapToInt(s -> Integer.parseInt(s.trim()));
+    return steps.mapToObj(step -> new Object[] {step}).toList();
+  }
 }

@@ -63,6 +63,13 @@ public final class EventEnvelope {
    */
   public static final int DEFAULT_MAX_TOTAL_BYTES = 128 * 1024 * 1024;
 
+  /**
+   * The largest event an envelope may hold: Pub/Sub's limit on one message (10 MiB), since a larger
+   * event could never have been published alone. It also keeps a decompression bomb from becoming
+   * an event too large for any dead-letter row: the envelope itself becomes the dead letter.
+   */
+  public static final int MAX_EVENT_BYTES = 10 * 1024 * 1024;
+
   private static final int LENGTH_PREFIX_BYTES = 4;
 
   // Inflater holds native zlib state; one per thread avoids creating it for every message.
@@ -137,6 +144,16 @@ public final class EventEnvelope {
                 | ((prefix[1] & 0xFFL) << 16)
                 | ((prefix[2] & 0xFFL) << 8)
                 | (prefix[3] & 0xFFL);
+        if (length > MAX_EVENT_BYTES) {
+          throw new EnvelopeException(
+              "Envelope event "
+                  + i
+                  + " declares "
+                  + length
+                  + " bytes, more than the "
+                  + MAX_EVENT_BYTES
+                  + " bytes a Pub/Sub message (so an event) can hold");
+        }
         if (length > maxTotalBytes - total) {
           throw new EnvelopeException(
               "Envelope event "

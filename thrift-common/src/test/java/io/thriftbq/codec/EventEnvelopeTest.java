@@ -199,9 +199,30 @@ public class EventEnvelopeTest {
                       MAX_EVENTS,
                       Integer.MAX_VALUE - 8));
       long allocated = allocatedBytes() - before;
-      assertThat(e.getMessage(), containsString("past the limit"));
+      assertThat(e.getMessage(), containsString("declares"));
       assertThat("bytes allocated while rejecting", allocated, lessThan(1_000_000L));
     }
+  }
+
+  @Test
+  public void refusesAnEventLargerThanAPubsubMessageEvenUnderTheTotalLimit() throws Exception {
+    // A decompression bomb: ~10 KB that inflate to one event just over 10 MiB.
+    byte[] bomb = EventEnvelope.pack(List.of(new byte[EventEnvelope.MAX_EVENT_BYTES + 1]));
+    assertThat(bomb.length, lessThan(100_000));
+    EnvelopeException e =
+        assertThrows(
+            EnvelopeException.class,
+            () ->
+                EventEnvelope.unpack(
+                    bomb, EventEnvelope.envelopeAttributes(1), MAX_EVENTS, 128 << 20));
+    assertThat(e.getMessage(), containsString("a Pub/Sub message"));
+
+    byte[] largest = EventEnvelope.pack(List.of(new byte[EventEnvelope.MAX_EVENT_BYTES]));
+    assertEquals(
+        EventEnvelope.MAX_EVENT_BYTES,
+        EventEnvelope.unpack(largest, EventEnvelope.envelopeAttributes(1), MAX_EVENTS, 128 << 20)
+            .get(0)
+            .length);
   }
 
   @Test

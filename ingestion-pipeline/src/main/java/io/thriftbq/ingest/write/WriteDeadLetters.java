@@ -32,9 +32,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes dead letters to the dead-letter table.
  *
- * <p>The method follows the main write: streaming inserts when the events go by streaming inserts
- * (no Storage API quota or permission is needed then), otherwise the Storage API at-least-once
- * default stream, which needs no triggering frequency or shuffle, right for a trickle of rows.
+ * <p>Dead letters go by the Storage API at-least-once default stream whatever the events go by: it
+ * needs no triggering frequency or shuffle, right for a trickle of rows, and it carries the payload
+ * as bytes, so a dead letter holding a 9 MB event fits BigQuery's 10 MB append limit. Streaming
+ * inserts carry it as base64 in JSON, a third larger, so an event over about 7.5 MB would make a
+ * request BigQuery refuses as a whole, retried forever (found end to end by {@code
+ * HostileInputsEndToEndTest}). Both need the same permission ({@code bigquery.tables.updateData}).
  *
  * <p>A dead letter the dead-letter table itself refuses cannot go anywhere safer, so it is logged
  * in full (error and row) and counted in {@code dead_letter_write_failed}; the rejected rows are
@@ -63,14 +66,6 @@ public final class WriteDeadLetters
   /** Writes to {@code tableSpec} ({@code PROJECT:DATASET.TABLE} or {@code DATASET.TABLE}). */
   public static WriteDeadLetters to(String tableSpec) {
     return new WriteDeadLetters(tableSpec, WriteMethod.STORAGE_API_AT_LEAST_ONCE, true, null);
-  }
-
-  /** Picks the dead-letter method that goes with the main write's {@code eventWriteMethod}. */
-  public WriteDeadLetters withMethodFor(WriteMethod eventWriteMethod) {
-    return withMethod(
-        eventWriteMethod == WriteMethod.STREAMING_INSERTS
-            ? WriteMethod.STREAMING_INSERTS
-            : WriteMethod.STORAGE_API_AT_LEAST_ONCE);
   }
 
   /**

@@ -72,7 +72,7 @@ public class WriteDeadLettersTest {
                     .withCoder(DeadLetterCoder.of()))
             .apply(
                 WriteDeadLetters.to(fake.tableSpec(fake.deadLetters))
-                    .withMethodFor(method)
+                    .withMethod(method)
                     .withTestServices(fake.services));
     PAssert.that(refused)
         .satisfies(
