@@ -25,13 +25,25 @@ public final class BigQueryEmulator implements AutoCloseable {
   private final int grpcPort;
   private final String project;
   private final LoopbackHttp http;
+  private final Launch launch;
 
-  private BigQueryEmulator(ManagedProcess process, int restPort, int grpcPort, String project) {
+  /** How the emulator was started, to start it again the same way after a kill. */
+  private record Launch(
+      Path executable,
+      String project,
+      String dataset,
+      Path dataDir,
+      Path logFile,
+      boolean pureProtobuf) {}
+
+  private BigQueryEmulator(
+      ManagedProcess process, int restPort, int grpcPort, String project, Launch launch) {
     this.process = process;
     this.restPort = restPort;
     this.grpcPort = grpcPort;
     this.project = project;
     this.http = new LoopbackHttp(restPort);
+    this.launch = launch;
   }
 
   /**
@@ -53,6 +65,34 @@ public final class BigQueryEmulator implements AutoCloseable {
     while (grpcPort == restPort) {
       grpcPort = FreePorts.pick();
     }
+    return start(
+        new Launch(executable, project, dataset, dataDir, logFile, pureProtobuf),
+        restPort,
+        grpcPort);
+  }
+
+  /**
+   * Kills this emulator with SIGKILL, waits {@code downtime}, and starts a new one on the same
+   * ports and data directory, as a crashed and restarted server would come back. Tables and their
+   * rows are on disk (DuckLake under the data directory) and survive; the Storage Write streams a
+   * client had open live in the process's memory and do not, so appends to them fail with NOT_FOUND
+   * afterwards.
+   */
+  public BigQueryEmulator killAndRestart(Duration downtime)
+      throws IOException, InterruptedException {
+    process.kill();
+    Thread.sleep(downtime.toMillis());
+    return start(launch, restPort, grpcPort);
+  }
+
+  private static BigQueryEmulator start(Launch launch, int restPort, int grpcPort)
+      throws IOException, InterruptedException {
+    Path executable = launch.executable();
+    Path dataDir = launch.dataDir();
+    String project = launch.project();
+    String dataset = launch.dataset();
+    Path logFile = launch.logFile();
+    boolean pureProtobuf = launch.pureProtobuf();
     List<String> command = new ArrayList<>(launcher(executable, dataDir));
     command.addAll(
         List.of(
@@ -75,7 +115,7 @@ public final class BigQueryEmulator implements AutoCloseable {
         pureProtobuf ? Map.of("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python") : Map.of();
     ManagedProcess process =
         ManagedProcess.start("bigquery-emulator", command, environment, logFile);
-    BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project);
+    BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project, launch);
     try {
       emulator.awaitReady(Duration.ofSeconds(60));
     } catch (IOException | RuntimeException | InterruptedException e) {

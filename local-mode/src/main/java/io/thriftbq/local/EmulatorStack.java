@@ -83,6 +83,15 @@ public final class EmulatorStack implements AutoCloseable {
     return bigquery;
   }
 
+  /**
+   * Kills the BigQuery emulator with SIGKILL and starts it again on the same ports and data
+   * directory after {@code downtime}; {@link #bigquery()} returns the new one.
+   */
+  public synchronized void killAndRestartBigQuery(java.time.Duration downtime)
+      throws IOException, InterruptedException {
+    bigquery = bigquery.killAndRestart(downtime);
+  }
+
   public Path workDir() {
     return workDir;
   }

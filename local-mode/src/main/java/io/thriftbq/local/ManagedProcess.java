@@ -116,6 +116,28 @@ public final class ManagedProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Kills the process and every descendant with SIGKILL ({@code kill -9}): no chance to flush or
+   * close anything, as a crash or an OOM kill would leave it. For fault-injection tests.
+   */
+  public void kill() throws InterruptedException {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    List<ProcessHandle> tree = new ArrayList<>();
+    process.toHandle().descendants().forEach(tree::add);
+    tree.add(process.toHandle());
+    tree.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle handle : tree) {
+      try {
+        handle.onExit().get(10, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        throw new IllegalStateException(name + ": pid " + handle.pid() + " survived SIGKILL", e);
+      }
+    }
+  }
+
   /** Stops the process and every descendant: SIGTERM, then SIGKILL after the grace period. */
   public void stop(Duration grace) {
     if (stopped) {
