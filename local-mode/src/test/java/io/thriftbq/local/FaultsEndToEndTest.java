@@ -133,17 +133,17 @@ public class FaultsEndToEndTest {
           }
         }
         System.out.printf(
-            "BigQuery emulator killed (%s): %d rows before the kill, down %d s; first new row %s s"
-                + " after the restart, all %d events %s s after it; %d ids missing, %d duplicate"
+            "BigQuery emulator killed (%s): %d rows before the kill, down %d s; first new row %s"
+                + " after the restart, all %d events %s after it; %d ids missing, %d duplicate"
                 + " rows; pipeline %s%n",
             step.describe(),
             rowsAtKill,
             DOWNTIME.toSeconds(),
             firstRowAfter < 0
                 ? "never"
-                : String.format("%.1f", (firstRowAfter - restartedAt) / 1e9),
+                : String.format("%.1f s", (firstRowAfter - restartedAt) / 1e9),
             EVENTS,
-            rows >= EVENTS ? String.format("%.1f", (allIn - restartedAt) / 1e9) : "never",
+            rows >= EVENTS ? String.format("%.1f s", (allIn - restartedAt) / 1e9) : "never",
             missing.size(),
             duplicates,
             pipeline.getState());
