@@ -124,6 +124,33 @@ public class EmulatorBigQueryServicesTest {
   }
 
   @Test
+  public void finalizingAStreamTheEmulatorForgotIsNotFoundAsInBigQuery() throws Exception {
+    EmulatorBigQueryServices services = new EmulatorBigQueryServices(endpoint);
+    try (BigQueryServices.WriteStreamService writes = services.getWriteStreamService(options())) {
+      java.util.concurrent.ExecutionException forgotten =
+          assertThrows(
+              java.util.concurrent.ExecutionException.class,
+              () ->
+                  writes
+                      .finalizeWriteStream(TABLE + "/streams/forgotten")
+                      .get(10, TimeUnit.SECONDS));
+      assertEquals(
+          com.google.api.gax.rpc.StatusCode.Code.NOT_FOUND,
+          ((com.google.api.gax.rpc.ApiException) forgotten.getCause()).getStatusCode().getCode());
+
+      // Any other INVALID_ARGUMENT stays what it is.
+      java.util.concurrent.ExecutionException broken =
+          assertThrows(
+              java.util.concurrent.ExecutionException.class,
+              () ->
+                  writes.finalizeWriteStream(TABLE + "/streams/broken").get(10, TimeUnit.SECONDS));
+      assertEquals(
+          com.google.api.gax.rpc.StatusCode.Code.INVALID_ARGUMENT,
+          ((com.google.api.gax.rpc.ApiException) broken.getCause()).getStatusCode().getCode());
+    }
+  }
+
+  @Test
   public void appendsRowsAndRecordsTheirHandOffLatency() throws Exception {
     DescriptorProto descriptor = rowDescriptor();
     long createdAt = System.currentTimeMillis() - 1_000;
@@ -284,6 +311,21 @@ public class EmulatorBigQueryServicesTest {
     public void finalizeWriteStream(
         FinalizeWriteStreamRequest request, StreamObserver<FinalizeWriteStreamResponse> response) {
       calls.add("finalize");
+      if (request.getName().endsWith("/forgotten")) {
+        // What local-bigquery answers for a stream it does not know (after a restart).
+        response.onError(
+            io.grpc.Status.INVALID_ARGUMENT
+                .withDescription("Invalid stream name: " + request.getName())
+                .asRuntimeException());
+        return;
+      }
+      if (request.getName().endsWith("/broken")) {
+        response.onError(
+            io.grpc.Status.INVALID_ARGUMENT
+                .withDescription("Rows are invalid")
+                .asRuntimeException());
+        return;
+      }
       response.onNext(FinalizeWriteStreamResponse.newBuilder().setRowCount(0).build());
       response.onCompleted();
     }
