@@ -92,6 +92,15 @@ public final class EmulatorStack implements AutoCloseable {
     bigquery = bigquery.killAndRestart(downtime);
   }
 
+  /**
+   * Kills the Pub/Sub emulator with SIGKILL and starts it again on the same port after {@code
+   * downtime}; it comes back empty (no topics, subscriptions or messages).
+   */
+  public synchronized void killAndRestartPubsub(java.time.Duration downtime)
+      throws IOException, InterruptedException {
+    pubsub = pubsub.killAndRestart(downtime);
+  }
+
   public Path workDir() {
     return workDir;
   }

@@ -18,17 +18,40 @@ public final class PubsubEmulator implements AutoCloseable {
   private final int port;
   private final String project;
   private final LoopbackHttp http;
+  private final Launch launch;
 
-  private PubsubEmulator(ManagedProcess process, int port, String project) {
+  /** How the emulator was started, to start it again the same way after a kill. */
+  private record Launch(String gcloud, String project, Path dataDir, Path logFile) {}
+
+  private PubsubEmulator(ManagedProcess process, int port, String project, Launch launch) {
     this.process = process;
     this.port = port;
     this.project = project;
     this.http = new LoopbackHttp(port);
+    this.launch = launch;
   }
 
   static PubsubEmulator start(String gcloud, String project, Path dataDir, Path logFile)
       throws IOException, InterruptedException {
-    int port = FreePorts.pick();
+    return start(new Launch(gcloud, project, dataDir, logFile), FreePorts.pick());
+  }
+
+  /**
+   * Kills this emulator with SIGKILL, waits {@code downtime}, and starts a new one on the same
+   * port. The emulator keeps topics, subscriptions and messages in memory: they are all gone.
+   */
+  public PubsubEmulator killAndRestart(Duration downtime) throws IOException, InterruptedException {
+    process.kill();
+    Thread.sleep(downtime.toMillis());
+    return start(launch, port);
+  }
+
+  private static PubsubEmulator start(Launch launch, int port)
+      throws IOException, InterruptedException {
+    String gcloud = launch.gcloud();
+    String project = launch.project();
+    Path dataDir = launch.dataDir();
+    Path logFile = launch.logFile();
     List<String> command =
         List.of(
             gcloud,
@@ -50,7 +73,7 @@ public final class PubsubEmulator implements AutoCloseable {
                 "CLOUDSDK_CORE_DISABLE_USAGE_REPORTING",
                 "true"),
             logFile);
-    PubsubEmulator emulator = new PubsubEmulator(process, port, project);
+    PubsubEmulator emulator = new PubsubEmulator(process, port, project, launch);
     try {
       emulator.awaitReady(Duration.ofSeconds(60));
     } catch (IOException | RuntimeException | InterruptedException e) {

@@ -176,11 +176,11 @@ public class FaultsEndToEndTest {
     return missing;
   }
 
-  private static String seconds(long at, long since) {
+  static String seconds(long at, long since) {
     return at < 0 ? "never" : String.format("%.1f s", (at - since) / 1e9);
   }
 
-  private static long countRows(EmulatorStack stack, String table) {
+  static long countRows(EmulatorStack stack, String table) {
     try {
       return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
     } catch (Exception e) {
@@ -188,7 +188,7 @@ public class FaultsEndToEndTest {
     }
   }
 
-  private static long waitForRows(EmulatorStack stack, String table, long atLeast, int seconds)
+  static long waitForRows(EmulatorStack stack, String table, long atLeast, int seconds)
       throws Exception {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     long rows = 0;
@@ -202,7 +202,7 @@ public class FaultsEndToEndTest {
     throw new AssertionError("only " + rows + " rows after " + seconds + " s");
   }
 
-  private static Map<Long, Long> idCounts(EmulatorStack stack, String table) throws Exception {
+  static Map<Long, Long> idCounts(EmulatorStack stack, String table) throws Exception {
     Map<Long, Long> ids = new HashMap<>();
     for (Map<String, JsonNode> row :
         stack
