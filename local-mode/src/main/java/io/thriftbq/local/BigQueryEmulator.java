@@ -212,6 +212,17 @@ public final class BigQueryEmulator implements AutoCloseable {
     }
   }
 
+  /** Deletes a table (for fault-injection tests: a table an operator removed mid-run). */
+  public void deleteTable(String dataset, String table) throws IOException {
+    LoopbackHttp.Response response =
+        http.delete(
+            "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table);
+    if (!response.ok()) {
+      throw new IOException(
+          "BigQuery emulator: delete table " + table + ": HTTP " + response.raw());
+    }
+  }
+
   public boolean tableExists(String dataset, String table) throws IOException {
     return http.get(
             "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table)

@@ -5,8 +5,12 @@ import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -163,6 +167,65 @@ public class FaultsEndToEndTest {
         LocalRun.cancelQuietly(pipeline);
       }
     }
+  }
+
+  /**
+   * The dead-letter table deleted while the job runs, then created again: the dead letters of the
+   * meantime must not be dropped. They wait (Beam's writer fails on the missing table, the job
+   * retries from its last checkpoint, nothing is acknowledged) and land once the table is back.
+   */
+  @Test
+  public void deadLetterTableDeletedMidRunLosesNoDeadLetter() throws Exception {
+    TuningStep step = TuningStep.of(stepNumber);
+    String table =
+        "fault_dlq_step" + stepNumber + "_" + UUID.randomUUID().toString().substring(0, 6);
+    String deadLetterTable = table + DeadLetterTables.DEFAULT_SUFFIX;
+    LocalRun.createTables(stack, table);
+    LocalRun.Channel channel = LocalRun.createChannel(stack, "fault-dlq");
+    List<String> args =
+        LocalRun.ingestionArgs(
+            stack, step, step.format(), null, channel.subscription(), table, false);
+    PipelineResult pipeline = LocalRun.startIngestion(stack, args);
+    try {
+      stack.pubsub().publish(channel.topic(), malformed(0, 5));
+      waitForRows(stack, deadLetterTable, 5, 120);
+      stack.bigquery().deleteTable(LocalRunConfig.DATASET, deadLetterTable);
+      assertFalse(stack.bigquery().tableExists(LocalRunConfig.DATASET, deadLetterTable));
+      stack.pubsub().publish(channel.topic(), malformed(5, 5));
+      Thread.sleep(10_000); // the writer meets the missing table
+      LocalRun.createTable(stack, deadLetterTable, DeadLetterSchema.tableSchema());
+      long recreatedAt = System.nanoTime();
+      long landed = -1;
+      long deadline = recreatedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
+      long letters = 0;
+      while (System.nanoTime() < deadline) {
+        letters = countRows(stack, deadLetterTable);
+        if (letters >= 5) {
+          landed = System.nanoTime();
+          break;
+        }
+        Thread.sleep(1000);
+      }
+      System.out.printf(
+          "Dead-letter table deleted (%s): %d of the 5 dead letters of the meantime in the table %s"
+              + " after it was created again; pipeline %s%n",
+          step.describe(), letters, seconds(landed, recreatedAt), pipeline.getState());
+      // The five before the deletion went with the table; the five of the meantime must be here.
+      assertThat("dead letters of the meantime", letters, greaterThan(4L));
+      assertEquals(PipelineResult.State.RUNNING, pipeline.getState());
+    } finally {
+      LocalRun.cancelQuietly(pipeline);
+    }
+  }
+
+  private static List<PubsubEmulator.RawMessage> malformed(int from, int count) {
+    List<PubsubEmulator.RawMessage> messages = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      messages.add(
+          new PubsubEmulator.RawMessage(
+              new byte[] {0x7f, (byte) i}, Map.of(EventAttributes.EVENT_ID, "bad-" + i)));
+    }
+    return messages;
   }
 
   /** The ids from {@code from} to the last event that have no row. */
