@@ -174,11 +174,20 @@ public final class LocalRun {
 
   /** Starts the ingestion pipeline in this JVM, writing through the emulator's services. */
   public static PipelineResult startIngestion(EmulatorStack stack, List<String> args) {
+    return startIngestion(stack.bigquery().storageWriteEndpoint(), args);
+  }
+
+  /**
+   * Starts the ingestion pipeline in this JVM, writing Storage Write API appends to the emulator's
+   * plaintext gRPC endpoint ({@code host:port}).
+   */
+  public static PipelineResult startIngestion(String storageWriteEndpoint, List<String> args) {
     IngestionOptions options =
         PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
             .withValidation()
             .as(IngestionOptions.class);
-    return IngestionPipeline.launch(options, emulatorServices(stack)).run();
+    return IngestionPipeline.launch(options, new EmulatorBigQueryServices(storageWriteEndpoint))
+        .run();
   }
 
   /**
