@@ -270,12 +270,7 @@ public final class LocalRun {
   public static void createTables(EmulatorStack stack, String table, List<String> structArgs)
       throws Exception {
     BigQueryServicesImpl services = new BigQueryServicesImpl();
-    List<String> args = new ArrayList<>(structArgs);
-    args.add("--project=" + stack.bigquery().project());
-    args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
-    args.add("--bigQueryEndpoint=" + stack.bigquery().restEndpoint());
-    IngestionOptions options =
-        PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
+    IngestionOptions options = tableAdminOptions(stack, structArgs);
     ThriftSource source =
         ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
     TableSchema events = EventSchemas.of(source, MetadataColumns.ALL).tableSchema();
@@ -289,17 +284,19 @@ public final class LocalRun {
   /** Creates {@code table} in the local dataset with {@code schema}, unless it exists. */
   public static void createTable(EmulatorStack stack, String table, TableSchema schema)
       throws Exception {
-    List<String> args =
-        List.of(
-            "--project=" + stack.bigquery().project(),
-            "--credentialFactoryClass=" + NOOP_CREDENTIALS,
-            "--bigQueryEndpoint=" + stack.bigquery().restEndpoint());
-    IngestionOptions options =
-        PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
     try (BigQueryServices.DatasetService datasets =
-        new BigQueryServicesImpl().getDatasetService(options)) {
+        new BigQueryServicesImpl().getDatasetService(tableAdminOptions(stack, List.of()))) {
       createIfMissing(datasets, stack, table, schema);
     }
+  }
+
+  /** Options for table administration on the BigQuery emulator, plus {@code extraArgs}. */
+  private static IngestionOptions tableAdminOptions(EmulatorStack stack, List<String> extraArgs) {
+    List<String> args = new ArrayList<>(extraArgs);
+    args.add("--project=" + stack.bigquery().project());
+    args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
+    args.add("--bigQueryEndpoint=" + stack.bigquery().restEndpoint());
+    return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
   }
 
   private static void createIfMissing(

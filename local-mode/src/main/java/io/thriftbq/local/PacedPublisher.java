@@ -73,6 +73,21 @@ final class PacedPublisher {
   }
 
   /** Publishes every event, pacing to the rate; returns when the last one is acknowledged. */
+  /** {@link #run()} on a pool thread; a failure completes the future exceptionally. */
+  java.util.concurrent.CompletableFuture<Void> runAsync() {
+    return java.util.concurrent.CompletableFuture.runAsync(
+        () -> {
+          try {
+            run();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
   void run() throws IOException, InterruptedException {
     long start = System.nanoTime();
     double cpuAtStart = RunCosts.currentThreadCpuSeconds();

@@ -1,5 +1,8 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.countOrZero;
+import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.waitForRows;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
@@ -8,12 +11,10 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -96,15 +97,7 @@ public class FaultsEndToEndTest {
               EVENTS,
               RATE,
               1);
-      CompletableFuture<Void> publishing =
-          CompletableFuture.runAsync(
-              () -> {
-                try {
-                  publisher.run();
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+      CompletableFuture<Void> publishing = publisher.runAsync();
       try {
         long rowsAtKill = waitForRows(stack, table, 200, 120);
         long publishedAtKill = publisher.published();
@@ -114,7 +107,7 @@ public class FaultsEndToEndTest {
         long allIn = -1;
         long deadline = restartedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
-          if (firstRowAfter < 0 && countRows(stack, table) > rowsAtKill) {
+          if (firstRowAfter < 0 && countOrZero(stack, table) > rowsAtKill) {
             firstRowAfter = System.nanoTime();
           }
           if (publishing.isDone() && missing(idCounts(stack, table), publishedAtKill).isEmpty()) {
@@ -200,15 +193,7 @@ public class FaultsEndToEndTest {
             1);
     Process first = startIngestionProcess(args, "first");
     Process second = null;
-    CompletableFuture<Void> publishing =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                publisher.run();
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    CompletableFuture<Void> publishing = publisher.runAsync();
     try {
       long rowsAtKill = waitForRows(stack, table, 200, 180);
       first.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
@@ -320,7 +305,7 @@ public class FaultsEndToEndTest {
       long deadline = recreatedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
       long letters = 0;
       while (System.nanoTime() < deadline) {
-        letters = countRows(stack, deadLetterTable);
+        letters = countOrZero(stack, deadLetterTable);
         if (letters >= 5) {
           landed = System.nanoTime();
           break;
@@ -362,42 +347,5 @@ public class FaultsEndToEndTest {
 
   static String seconds(long at, long since) {
     return at < 0 ? "never" : String.format("%.1f s", (at - since) / 1e9);
-  }
-
-  static long countRows(EmulatorStack stack, String table) {
-    try {
-      return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
-    } catch (Exception e) {
-      return 0; // the emulator is still starting
-    }
-  }
-
-  static long waitForRows(EmulatorStack stack, String table, long atLeast, int seconds)
-      throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    long rows = 0;
-    while (System.nanoTime() < deadline) {
-      rows = countRows(stack, table);
-      if (rows >= atLeast) {
-        return rows;
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("only " + rows + " rows after " + seconds + " s");
-  }
-
-  static Map<Long, Long> idCounts(EmulatorStack stack, String table) throws Exception {
-    Map<Long, Long> ids = new HashMap<>();
-    for (Map<String, JsonNode> row :
-        stack
-            .bigquery()
-            .query(
-                "SELECT a.value AS id, COUNT(*) AS n FROM "
-                    + LocalReport.qualified(table)
-                    + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'"
-                    + " GROUP BY a.value")) {
-      ids.put(Long.parseLong(row.get("id").asText()), Long.parseLong(row.get("n").asText()));
-    }
-    return ids;
   }
 }

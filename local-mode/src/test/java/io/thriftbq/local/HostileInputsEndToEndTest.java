@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.count;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -550,10 +551,6 @@ public class HostileInputsEndToEndTest {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static long count(EmulatorStack stack, String table) throws Exception {
-    return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
   }
 
   private static Map<String, Long> rowsById(EmulatorStack stack, String table) throws Exception {

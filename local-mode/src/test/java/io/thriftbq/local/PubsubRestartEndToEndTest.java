@@ -1,5 +1,7 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.waitForRows;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.junit.Assert.assertEquals;
@@ -80,7 +82,7 @@ public class PubsubRestartEndToEndTest {
     PipelineResult pipeline = LocalRun.startIngestion(stack, args);
     try {
       publishPaced(events, channel.topic(), 0, before);
-      long rowsAtKill = FaultsEndToEndTest.waitForRows(stack, table, 100, 120);
+      long rowsAtKill = waitForRows(stack, table, 100, 120);
       stack.killAndRestartPubsub(DOWNTIME);
       long restartedAt = System.nanoTime();
       stack.pubsub().createTopic(channel.topic());
@@ -93,15 +95,14 @@ public class PubsubRestartEndToEndTest {
       long allIn = -1;
       long deadline = restartedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
       while (System.nanoTime() < deadline) {
-        if (missingIn(FaultsEndToEndTest.idCounts(stack, table), afterFrom, afterFrom + after)
-            .isEmpty()) {
+        if (missingIn(idCounts(stack, table), afterFrom, afterFrom + after).isEmpty()) {
           allIn = System.nanoTime();
           break;
         }
         Thread.sleep(1000);
       }
       Thread.sleep(3000); // a late duplicate gets the chance to show
-      Map<Long, Long> ids = FaultsEndToEndTest.idCounts(stack, table);
+      Map<Long, Long> ids = idCounts(stack, table);
       List<Long> lostAfter = missingIn(ids, afterFrom, afterFrom + after);
       long writtenBefore = before - missingIn(ids, 0, before).size();
       long duplicates = ids.values().stream().mapToLong(n -> n - 1).sum();

@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.count;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.lessThan;
@@ -178,10 +179,6 @@ public class RefusedRowsEndToEndTest {
     } finally {
       LocalRun.cancelQuietly(pipeline);
     }
-  }
-
-  private static long count(EmulatorStack stack, String table) throws Exception {
-    return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
   }
 
   /** An {@code Ev} in the binary protocol; {@code note} null leaves the field out. */

@@ -1,12 +1,13 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.waitForRows;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.Assert.assertEquals;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,15 +65,7 @@ public class RestartEndToEndTest {
             EVENTS,
             RATE,
             1);
-    CompletableFuture<Void> publishing =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                publisher.run();
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    CompletableFuture<Void> publishing = publisher.runAsync();
     PipelineResult second = null;
     try {
       long rowsAtStop = waitForRows(stack, table, 50, 120);
@@ -110,43 +103,12 @@ public class RestartEndToEndTest {
     }
   }
 
-  private static long countRows(EmulatorStack stack, String table) throws Exception {
-    if (!stack.bigquery().tableExists(LocalRunConfig.DATASET, table)) {
-      return 0;
-    }
-    return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
-  }
-
-  private static long waitForRows(EmulatorStack stack, String table, long atLeast, int seconds)
-      throws Exception {
-    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    long rows = 0;
-    while (System.nanoTime() < deadline) {
-      rows = countRows(stack, table);
-      if (rows >= atLeast) {
-        return rows;
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("only " + rows + " rows after " + seconds + " s");
-  }
-
   private static Map<Long, Long> waitForAllIds(
       EmulatorStack stack, String table, long events, int seconds) throws Exception {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     Map<Long, Long> ids = new HashMap<>();
     while (System.nanoTime() < deadline) {
-      ids.clear();
-      for (Map<String, JsonNode> row :
-          stack
-              .bigquery()
-              .query(
-                  "SELECT a.value AS id, COUNT(*) AS n FROM "
-                      + LocalReport.qualified(table)
-                      + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'"
-                      + " GROUP BY a.value")) {
-        ids.put(Long.parseLong(row.get("id").asText()), Long.parseLong(row.get("n").asText()));
-      }
+      ids = idCounts(stack, table);
       if (ids.size() >= events) {
         // Give a redelivered duplicate the chance to show before counting.
         Thread.sleep(2000);
