@@ -205,7 +205,7 @@ public final class BigQueryEmulator implements AutoCloseable {
     ObjectNode body = LoopbackHttp.JSON.createObjectNode();
     body.putObject("datasetReference").put("projectId", project).put("datasetId", dataset);
     LoopbackHttp.Response response =
-        http.post("/bigquery/v2/projects/" + project + "/datasets", body);
+        http.postIdempotent("/bigquery/v2/projects/" + project + "/datasets", body);
     if (!response.ok() && response.status() != 409) {
       throw new IOException(
           "BigQuery emulator: create dataset " + dataset + ": HTTP " + response.raw());
@@ -257,7 +257,7 @@ public final class BigQueryEmulator implements AutoCloseable {
     body.put("query", sql).put("useLegacySql", false).put("timeoutMs", 60_000);
     body.put("maxResults", 1_000_000);
     LoopbackHttp.Response response =
-        http.post("/bigquery/v2/projects/" + project + "/queries", body);
+        http.postIdempotent("/bigquery/v2/projects/" + project + "/queries", body);
     if (!response.ok() || response.body() == null) {
       throw new IOException(
           "BigQuery emulator: query failed: HTTP " + response.status() + " " + response.raw());

@@ -151,7 +151,7 @@ public final class PubsubEmulator implements AutoCloseable {
    */
   public void seek(String subscription, java.time.Instant time) throws IOException {
     check(
-        http.post(
+        http.postIdempotent(
             "/v1/" + subscriptionPath(subscription) + ":seek", Map.of("time", time.toString())),
         "seek " + subscription);
   }
