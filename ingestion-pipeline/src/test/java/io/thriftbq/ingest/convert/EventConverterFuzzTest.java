@@ -13,12 +13,17 @@ import com.google.protobuf.Message;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
+import io.thriftbq.schema.ThriftSource;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -133,9 +138,9 @@ class EventConverterFuzzTest {
   // Differential: every format and both decoding paths must agree on the same payload.
 
   private static final EventSchemas SCHEMAS = EventSchemas.of(EVENT, MetadataColumns.NONE);
-  private static final Descriptor DESCRIPTOR = descriptor();
+  private static final Descriptor DESCRIPTOR = descriptor(SCHEMAS);
   private static final TableRowToStorageApiProto.SchemaInformation SCHEMA_INFO =
-      schemaInformation();
+      schemaInformation(SCHEMAS);
 
   /** The four formats' converters for one protocol. */
   private record Formats(
@@ -255,22 +260,173 @@ class EventConverterFuzzTest {
         .toByteString();
   }
 
-  private static Descriptor descriptor() {
+  private static Descriptor descriptor(EventSchemas schemas) {
     try {
       return TableRowToStorageApiProto.getDescriptorFromTableSchema(
-          SCHEMAS.tableSchema(), true, false);
+          schemas.tableSchema(), true, false);
     } catch (Exception e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
-  private static TableRowToStorageApiProto.SchemaInformation schemaInformation() {
+  private static TableRowToStorageApiProto.SchemaInformation schemaInformation(
+      EventSchemas schemas) {
     try {
       return TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
-          TableRowToStorageApiProto.schemaToProtoTableSchema(SCHEMAS.tableSchema()));
+          TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
     } catch (Exception e) {
       throw new ExceptionInInitializerError(e);
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // An IDL given at launch (no generated class): the codec tree is built from the parsed IDL. It
+  // must treat every payload exactly as the generated class of the same IDL does, in every format
+  // and both protocols: the same rows, and dead letters with the same reason. AllTypes has every
+  // Thrift type, typedefs, a union, nested and keyed structs, and fields with IDL defaults.
+
+  private static final String ALL_TYPES_CLASS = "io.thriftbq.testing.AllTypes";
+  private static final ThriftSource ALL_TYPES_IDL =
+      ThriftSource.idl("../thrift-common/src/test/thrift/all_types.thrift", List.of(), "AllTypes");
+
+  /** The converters of one source, in the order TABLE_ROW, BEAM_ROW, AVRO, PROTO_MESSAGE. */
+  private record SourceFormats(List<EventConverter<?>> converters) {
+    static SourceFormats of(ThriftSource source, ThriftProtocol protocol) {
+      ConverterConfig config =
+          new ConverterConfig(
+              source,
+              protocol,
+              ConverterConfig.DEFAULT_MAX_STRING_BYTES,
+              ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
+              ConverterConfig.DEFAULT_MAX_ROW_BYTES,
+              MetadataColumns.ALL,
+              UnknownEnumValues.KEEP,
+              InvalidUtf8.DEAD_LETTER);
+      List<EventConverter<?>> converters = new ArrayList<>();
+      for (StorageFormat format : StorageFormat.values()) {
+        converters.add(EventConverters.create(config, format));
+      }
+      return new SourceFormats(converters);
+    }
+  }
+
+  private static final EventSchemas ALL_TYPES_SCHEMAS =
+      EventSchemas.of(ThriftSource.generatedClass(ALL_TYPES_CLASS), MetadataColumns.ALL);
+  private static final Descriptor ALL_TYPES_DESCRIPTOR = descriptor(ALL_TYPES_SCHEMAS);
+  private static final TableRowToStorageApiProto.SchemaInformation ALL_TYPES_INFO =
+      schemaInformation(ALL_TYPES_SCHEMAS);
+
+  private static final Map<ThriftProtocol, SourceFormats> FROM_IDL =
+      new EnumMap<>(ThriftProtocol.class);
+  private static final Map<ThriftProtocol, SourceFormats> FROM_CLASS =
+      new EnumMap<>(ThriftProtocol.class);
+
+  static {
+    for (ThriftProtocol protocol : ThriftProtocol.values()) {
+      FROM_IDL.put(protocol, SourceFormats.of(ALL_TYPES_IDL, protocol));
+      FROM_CLASS.put(
+          protocol, SourceFormats.of(ThriftSource.generatedClass(ALL_TYPES_CLASS), protocol));
+    }
+  }
+
+  /**
+   * Seeds for {@link #idlAtLaunch}: the first byte chooses the protocol (even: BINARY, odd:
+   * COMPACT), the rest is the payload; sparse and complete AllTypes events of both protocols.
+   */
+  static Stream<byte[]> allTypesEvents() {
+    List<byte[]> seeds = new ArrayList<>();
+    for (ThriftProtocol protocol : ThriftProtocol.values()) {
+      for (boolean complete : new boolean[] {false, true}) {
+        RandomEventGenerator generator =
+            new RandomEventGenerator(
+                GeneratorConfig.builder()
+                    .className(ALL_TYPES_CLASS)
+                    .protocol(protocol)
+                    .seed(complete ? 3 : 4)
+                    .completeObjects(complete)
+                    .optionalFieldProbability(0.5)
+                    .minStringLength(0)
+                    .maxStringLength(6)
+                    .maxCollectionSize(3)
+                    .build());
+        for (long i = 0; i < 3; i++) {
+          seeds.add(withProtocolByte(protocol, generator.serialize(i)));
+        }
+      }
+    }
+    return seeds.stream();
+  }
+
+  private static byte[] withProtocolByte(ThriftProtocol protocol, byte[] payload) {
+    byte[] input = new byte[payload.length + 1];
+    input[0] = (byte) (protocol == ThriftProtocol.BINARY ? 0 : 1);
+    System.arraycopy(payload, 0, input, 1, payload.length);
+    return input;
+  }
+
+  @MethodSource("allTypesEvents")
+  @FuzzTest(maxDuration = "5m")
+  void idlAtLaunch(byte[] input) {
+    if (input.length == 0) {
+      return;
+    }
+    ThriftProtocol protocol = (input[0] & 1) == 0 ? ThriftProtocol.BINARY : ThriftProtocol.COMPACT;
+    byte[] payload = Arrays.copyOfRange(input, 1, input.length);
+    List<EventConverter<?>> fromIdl = FROM_IDL.get(protocol).converters();
+    List<EventConverter<?>> fromClass = FROM_CLASS.get(protocol).converters();
+
+    EventConverter<?> idlTableRows = fromIdl.get(0);
+    Callable<Object> convert = () -> idlTableRows.fromBytes(payload, METADATA);
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    Outcome.of(convert);
+    assertAllocationInProportion(
+        THREADS.getCurrentThreadAllocatedBytes() - before, convert, payload);
+    idlTableRows.takeUnknownEnumValues(); // counted again below
+
+    Outcome<ByteString> first = null;
+    for (int f = 0; f < fromIdl.size(); f++) {
+      EventConverter<?> idl = fromIdl.get(f);
+      EventConverter<?> generated = fromClass.get(f);
+      Outcome<ByteString> viaIdl = Outcome.of(() -> storageBytes(idl.fromBytes(payload, METADATA)));
+      Outcome<ByteString> viaClass =
+          Outcome.of(() -> storageBytes(generated.fromBytes(payload, METADATA)));
+      String format = StorageFormat.values()[f].name();
+      assertSame(format + " from the IDL, against the generated class", viaClass, viaIdl);
+      if (viaClass.deadLetter != null) {
+        assertEquals(
+            viaClass.deadLetter.getMessage(),
+            viaIdl.deadLetter.getMessage(),
+            format + ": the IDL gives another dead-letter reason than the generated class");
+      }
+      assertEquals(
+          generated.takeUnknownEnumValues(),
+          idl.takeUnknownEnumValues(),
+          format + ": another count of unknown enum values from the IDL");
+      if (first == null) {
+        first = viaIdl;
+      } else {
+        assertSame(format + " from the IDL", first, viaIdl);
+      }
+    }
+  }
+
+  /** What a row of any format hands the Storage Write API, for the AllTypes table. */
+  private static ByteString storageBytes(Object row) throws Exception {
+    if (row instanceof TableRow tableRow) {
+      return TableRowToStorageApiProto.messageFromTableRow(
+              ALL_TYPES_INFO, ALL_TYPES_DESCRIPTOR, tableRow, false, false, null, null, -1)
+          .toByteString();
+    }
+    if (row instanceof Row beamRow) {
+      return BeamRowToStorageApiProto.messageFromBeamRow(ALL_TYPES_DESCRIPTOR, beamRow, null, -1)
+          .toByteString();
+    }
+    if (row instanceof GenericRecord record) {
+      return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
+              ALL_TYPES_DESCRIPTOR, record, null, -1)
+          .toByteString();
+    }
+    return ((EncodedRow) row).toByteString();
   }
 
   // ---------------------------------------------------------------------------------------------
