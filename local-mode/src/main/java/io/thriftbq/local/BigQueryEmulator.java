@@ -143,7 +143,10 @@ public final class BigQueryEmulator implements AutoCloseable {
         String.join(
             "\n",
             "# Written by io.thriftbq.local.BigQueryEmulator: local-bigquery with BigQuery's 10 MB",
-            "# AppendRows request limit instead of gRPC's default 4 MiB.",
+            "# AppendRows request limit instead of gRPC's default 4 MiB; a crash in native code",
+            "# (protobuf's C extension, gRPC) prints every thread's stack to the log.",
+            "import faulthandler",
+            "faulthandler.enable()",
             "import sys",
             "import grpc",
             "LIMIT = " + APPEND_REQUEST_LIMIT_BYTES,

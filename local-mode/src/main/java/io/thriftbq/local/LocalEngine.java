@@ -6,8 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The engine that runs a local run's ingestion pipeline, in this JVM: Flink's embedded mini cluster
@@ -23,7 +28,12 @@ import java.util.Locale;
  * suite runs on either.
  */
 public record LocalEngine(
-    Kind kind, int parallelism, long checkpointMillis, List<String> extraPipelineArgs) {
+    Kind kind,
+    int parallelism,
+    long checkpointMillis,
+    List<String> extraPipelineArgs,
+    Path checkpointDir,
+    Path resumeFrom) {
 
   public enum Kind {
     FLINK("flink"),
@@ -57,7 +67,8 @@ public record LocalEngine(
 
   static final long MAX_BUNDLE_MILLIS = 100;
 
-  private static Path flinkConfDir;
+  /** Configuration directories already written, per (checkpoint directory, restore path). */
+  private static final Map<List<Path>, Path> FLINK_CONF_DIRS = new HashMap<>();
 
   public LocalEngine {
     if (parallelism < 1) {
@@ -70,6 +81,21 @@ public record LocalEngine(
               + checkpointMillis);
     }
     extraPipelineArgs = List.copyOf(extraPipelineArgs);
+    if (kind != Kind.FLINK && (checkpointDir != null || resumeFrom != null)) {
+      throw new IllegalArgumentException(
+          "checkpoints are kept and restored on Flink only; drop them or use --engine flink");
+    }
+    if (resumeFrom != null && !Files.isRegularFile(resumeFrom.resolve("_metadata"))) {
+      throw new IllegalArgumentException(
+          "no complete Flink checkpoint at "
+              + resumeFrom
+              + " (a chk-N directory holding _metadata): see latestCheckpoint(dir)");
+    }
+  }
+
+  public LocalEngine(
+      Kind kind, int parallelism, long checkpointMillis, List<String> extraPipelineArgs) {
+    this(kind, parallelism, checkpointMillis, extraPipelineArgs, null, null);
   }
 
   /** The default engine, or the one the {@code thriftbq.*} system properties name. */
@@ -83,21 +109,77 @@ public record LocalEngine(
   }
 
   public LocalEngine withKind(Kind value) {
-    return new LocalEngine(value, parallelism, checkpointMillis, extraPipelineArgs);
+    return new LocalEngine(
+        value, parallelism, checkpointMillis, extraPipelineArgs, checkpointDir, resumeFrom);
   }
 
   public LocalEngine withParallelism(int value) {
-    return new LocalEngine(kind, value, checkpointMillis, extraPipelineArgs);
+    return new LocalEngine(
+        kind, value, checkpointMillis, extraPipelineArgs, checkpointDir, resumeFrom);
   }
 
   public LocalEngine withCheckpointMillis(long value) {
-    return new LocalEngine(kind, parallelism, value, extraPipelineArgs);
+    return new LocalEngine(kind, parallelism, value, extraPipelineArgs, checkpointDir, resumeFrom);
   }
 
   public LocalEngine withExtraPipelineArg(String arg) {
     List<String> args = new ArrayList<>(extraPipelineArgs);
     args.add(arg);
-    return new LocalEngine(kind, parallelism, checkpointMillis, args);
+    return new LocalEngine(kind, parallelism, checkpointMillis, args, checkpointDir, resumeFrom);
+  }
+
+  /**
+   * Keeps the job's checkpoints in {@code dir} (as {@code <job id>/chk-<n>}), and keeps the last
+   * one when the job is cancelled or its JVM dies, so that a new job can resume from it ({@link
+   * #withResumeFrom}). Without it they go to a temporary directory removed when the JVM exits.
+   */
+  public LocalEngine withCheckpointDir(Path dir) {
+    return new LocalEngine(
+        kind, parallelism, checkpointMillis, extraPipelineArgs, dir.toAbsolutePath(), resumeFrom);
+  }
+
+  /**
+   * Starts the job from a retained checkpoint (a {@code chk-<n>} directory, see {@link
+   * #latestCheckpoint}) instead of from nothing: what it had read, buffered and written is
+   * restored, as when Flink restarts a failed job itself. The pipeline must be the same (same step
+   * and flags), or Flink refuses the state.
+   */
+  public LocalEngine withResumeFrom(Path checkpoint) {
+    return new LocalEngine(
+        kind,
+        parallelism,
+        checkpointMillis,
+        extraPipelineArgs,
+        checkpointDir,
+        checkpoint.toAbsolutePath());
+  }
+
+  /**
+   * The newest complete checkpoint under {@code dir} (of any job that wrote there), if any: Flink
+   * writes {@code _metadata} last, so a {@code chk-<n>} directory without it was cut off.
+   */
+  public static Optional<Path> latestCheckpoint(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> paths = Files.find(dir, 2, (path, attributes) -> isCheckpoint(path))) {
+      return paths.max(
+          Comparator.comparing(
+              (Path path) -> {
+                try {
+                  return Files.getLastModifiedTime(path.resolve("_metadata"));
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              }));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static boolean isCheckpoint(Path path) {
+    return path.getFileName().toString().startsWith("chk-")
+        && Files.isRegularFile(path.resolve("_metadata"));
   }
 
   public boolean flink() {
@@ -131,7 +213,11 @@ public record LocalEngine(
         // operator's next bundle, which never comes if no more events arrive: found by
         // RefusedRowsEndToEndTest (the last refused rows of a burst were never dead-lettered).
         args.add("--finishBundleBeforeCheckpointing=true");
-        args.add("--flinkConfDir=" + flinkConfDir());
+        if (checkpointDir != null) {
+          args.add("--externalizedCheckpointsEnabled=true");
+          args.add("--retainExternalizedCheckpointsOnCancellation=true");
+        }
+        args.add("--flinkConfDir=" + flinkConfDir(checkpointDir, resumeFrom));
       }
     }
     return args;
@@ -155,30 +241,38 @@ public record LocalEngine(
    * ephemeral port, checkpoints on the local file system (the default keeps them in the
    * JobManager's heap, 5 MB per operator), and the in-JVM metric reporter the report reads.
    */
-  static synchronized Path flinkConfDir() {
-    if (flinkConfDir != null) {
-      return flinkConfDir;
+  static synchronized Path flinkConfDir(Path checkpointDir, Path resumeFrom) {
+    List<Path> key = Arrays.asList(checkpointDir, resumeFrom);
+    Path existing = FLINK_CONF_DIRS.get(key);
+    if (existing != null) {
+      return existing;
     }
     try {
       Path dir = Files.createTempDirectory("thriftbq-flink-conf");
-      Path checkpoints = Files.createDirectories(dir.resolve("checkpoints"));
-      String conf =
-          String.join(
-              "\n",
-              "rest.address: 127.0.0.1",
-              "rest.bind-address: 127.0.0.1",
-              "rest.bind-port: 0",
-              "jobmanager.rpc.address: 127.0.0.1",
-              "jobmanager.bind-host: 127.0.0.1",
-              "taskmanager.host: 127.0.0.1",
-              "taskmanager.bind-host: 127.0.0.1",
-              "state.checkpoint-storage: filesystem",
-              "state.checkpoints.dir: " + checkpoints.toUri(),
-              "metrics.reporter.thriftbq.factory.class: " + FlinkMetrics.class.getName(),
-              "");
-      Files.writeString(dir.resolve("flink-conf.yaml"), conf);
+      Path checkpoints =
+          Files.createDirectories(
+              checkpointDir != null ? checkpointDir : dir.resolve("checkpoints"));
+      List<String> lines =
+          new ArrayList<>(
+              List.of(
+                  "rest.address: 127.0.0.1",
+                  "rest.bind-address: 127.0.0.1",
+                  "rest.bind-port: 0",
+                  "jobmanager.rpc.address: 127.0.0.1",
+                  "jobmanager.bind-host: 127.0.0.1",
+                  "taskmanager.host: 127.0.0.1",
+                  "taskmanager.bind-host: 127.0.0.1",
+                  "state.checkpoint-storage: filesystem",
+                  "state.checkpoints.dir: " + checkpoints.toUri(),
+                  "metrics.reporter.thriftbq.factory.class: " + FlinkMetrics.class.getName()));
+      if (resumeFrom != null) {
+        // Beam hands its savepoint flag only to a remote cluster; the embedded one reads this.
+        lines.add("execution.savepoint.path: " + resumeFrom.toUri());
+      }
+      lines.add("");
+      Files.writeString(dir.resolve("flink-conf.yaml"), String.join("\n", lines));
       deleteOnExit(dir);
-      flinkConfDir = dir;
+      FLINK_CONF_DIRS.put(key, dir);
       return dir;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -40,7 +40,12 @@ final class SharedEmulators {
     }
     if (stack == null) {
       try {
-        stack = EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false);
+        // -Dthriftbq.test.keep=true keeps the emulators' data and logs, to investigate a failure.
+        stack =
+            EmulatorStack.start(
+                LocalRunConfig.PROJECT,
+                LocalRunConfig.DATASET,
+                Boolean.getBoolean("thriftbq.test.keep"));
       } catch (IllegalStateException e) {
         startFailure =
             new IllegalStateException(
