@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Two builds of local mode alternated on the same local runs, for a before/after comparison on a
+# machine whose speed drifts (benchmarks/RESULTS.md): each round runs every step on build A, then
+# on build B. A and B are checkouts with local-mode/target/local-mode-bundled.jar built
+# (./mvnw -q -DskipTests -pl local-mode -am package). Appends one line per run to $OUT/results.tsv:
+# round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
+# (latency after warm-up; CPU in CPU-seconds per 100,000 events).
+#
+#   benchmarks/local-ab.sh A_ROOT B_ROOT [ROUNDS] [STEPS] [EVENTS] [RATE]
+set -euo pipefail
+a_root="$(cd "$1" && pwd)"
+b_root="$(cd "$2" && pwd)"
+rounds="${3:-2}"
+steps="${4:-8 6}"
+events="${5:-8000}"
+rate="${6:-2000}"
+out_dir="${OUT:-/tmp/local-ab}"
+mkdir -p "${out_dir}"
+for round in $(seq 1 "${rounds}"); do
+  for step in ${steps}; do
+    for build in A B; do
+      root="${a_root}"
+      [[ "${build}" == B ]] && root="${b_root}"
+      run="${out_dir}/r${round}-s${step}-${build}"
+      SKIP_BUILD=1 timeout 900 "${root}/scripts/run-local.sh" --no-progress --step "${step}" \
+        --events "${events}" --rate "${rate}" --bad-ratio 0 --report "${run}.json" \
+        >"${run}.log" 2>&1 || true
+      python3 - "${run}.json" "${round}" "${step}" "${build}" >>"${out_dir}/results.tsv" <<'PY'
+import json, sys
+path, run_round, step, build = sys.argv[1:]
+try:
+    d = json.load(open(path))
+except (OSError, ValueError):
+    print("\t".join([run_round, step, build, "NO-REPORT (see the .log)"]))
+    sys.exit()
+t, c = d["throughput"], d.get("costs", {})
+lat = d.get("latency_ms", {}).get("after_warmup", {})
+print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["events"],
+    t.get("publish_events_per_sec"), t.get("rows_per_sec_sustained"), lat.get("p50"),
+    lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events"),
+    d["table"]["duplicate_extra_rows"], d["table"]["missing_ids"]])))
+PY
+    done
+  done
+done
+cat "${out_dir}/results.tsv"
