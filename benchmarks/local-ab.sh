@@ -4,7 +4,8 @@
 # on build B. A and B are checkouts with local-mode/target/local-mode-bundled.jar built
 # (./mvnw -q -DskipTests -pl local-mode -am package). Appends one line per run to $OUT/results.tsv:
 # round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
-# (latency after warm-up; CPU in CPU-seconds per 100,000 events).
+# (latency after warm-up, or of the whole run when it is too short for that; CPU in CPU-seconds
+# per 100,000 events).
 #
 #   benchmarks/local-ab.sh A_ROOT B_ROOT [ROUNDS] [STEPS] [EVENTS] [RATE]
 set -euo pipefail
@@ -34,7 +35,10 @@ except (OSError, ValueError):
     print("\t".join([run_round, step, build, "NO-REPORT (see the .log)"]))
     sys.exit()
 t, c = d["throughput"], d.get("costs", {})
-lat = d.get("latency_ms", {}).get("after_warmup", {})
+# After warm-up when the run is long enough to have such samples, else the whole run's.
+lat = d.get("latency_ms", {})
+if lat.get("after_warmup", {}).get("samples"):
+    lat = lat["after_warmup"]
 print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["events"],
     t.get("publish_events_per_sec"), t.get("rows_per_sec_sustained"), lat.get("p50"),
     lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events"),
