@@ -47,8 +47,14 @@ public record ConverterConfig(
   /** Defaults for a generated class, handy in tests and benchmarks. */
   public static ConverterConfig of(
       String thriftClassName, ThriftProtocol protocol, MetadataColumns metadataColumns) {
+    return of(ThriftSource.generatedClass(thriftClassName), protocol, metadataColumns);
+  }
+
+  /** Defaults for any source (a generated class or an IDL), handy in tests and benchmarks. */
+  public static ConverterConfig of(
+      ThriftSource source, ThriftProtocol protocol, MetadataColumns metadataColumns) {
     return new ConverterConfig(
-        ThriftSource.generatedClass(thriftClassName),
+        source,
         protocol,
         DEFAULT_MAX_STRING_BYTES,
         DEFAULT_MAX_CONTAINER_ELEMENTS,

@@ -6,8 +6,6 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
-import io.thriftbq.ingest.options.InvalidUtf8;
-import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftSource;
@@ -61,15 +59,7 @@ public class DirectProtoWriterTest {
   }
 
   private ConverterConfig config() {
-    return new ConverterConfig(
-        source(),
-        protocol,
-        ConverterConfig.DEFAULT_MAX_STRING_BYTES,
-        ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
-        ConverterConfig.DEFAULT_MAX_ROW_BYTES,
-        MetadataColumns.ALL,
-        UnknownEnumValues.KEEP,
-        InvalidUtf8.DEAD_LETTER);
+    return ConverterConfig.of(source(), protocol, MetadataColumns.ALL);
   }
 
   private ThriftRowConverter<Object, ?> converter(ConverterConfig config) {

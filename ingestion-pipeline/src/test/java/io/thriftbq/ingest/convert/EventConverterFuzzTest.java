@@ -8,14 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
-import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Message;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
-import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.StorageFormat;
-import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
@@ -30,9 +27,6 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.beam.sdk.io.gcp.bigquery.AvroGenericRecordToStorageApiProto;
-import org.apache.beam.sdk.io.gcp.bigquery.BeamRowToStorageApiProto;
-import org.apache.beam.sdk.io.gcp.bigquery.TableRowToStorageApiProto;
 import org.apache.beam.sdk.values.Row;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
@@ -137,10 +131,8 @@ class EventConverterFuzzTest {
   // ---------------------------------------------------------------------------------------------
   // Differential: every format and both decoding paths must agree on the same payload.
 
-  private static final EventSchemas SCHEMAS = EventSchemas.of(EVENT, MetadataColumns.NONE);
-  private static final Descriptor DESCRIPTOR = descriptor(SCHEMAS);
-  private static final TableRowToStorageApiProto.SchemaInformation SCHEMA_INFO =
-      schemaInformation(SCHEMAS);
+  private static final StorageWriteBytes STORAGE_BYTES =
+      StorageWriteBytes.forTable(EventSchemas.of(EVENT, MetadataColumns.NONE));
 
   /** The four formats' converters for one protocol. */
   private record Formats(
@@ -179,21 +171,13 @@ class EventConverterFuzzTest {
     EventConverter<TableRow> tableRows = formats.tableRows();
     // What each format would hand the Storage Write API, or the dead letter it would produce.
     Outcome<ByteString> tableRow =
-        Outcome.of(() -> tableRowProto(tableRows.fromBytes(payload, METADATA)));
+        Outcome.of(() -> STORAGE_BYTES.of(tableRows.fromBytes(payload, METADATA)));
     Outcome<ByteString> row =
-        Outcome.of(
-            () ->
-                BeamRowToStorageApiProto.messageFromBeamRow(
-                        DESCRIPTOR, formats.rows().fromBytes(payload, METADATA), null, -1)
-                    .toByteString());
+        Outcome.of(() -> STORAGE_BYTES.of(formats.rows().fromBytes(payload, METADATA)));
     Outcome<ByteString> avro =
-        Outcome.of(
-            () ->
-                AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
-                        DESCRIPTOR, formats.records().fromBytes(payload, METADATA), null, -1)
-                    .toByteString());
+        Outcome.of(() -> STORAGE_BYTES.of(formats.records().fromBytes(payload, METADATA)));
     Outcome<ByteString> proto =
-        Outcome.of(() -> formats.messages().fromBytes(payload, METADATA).toByteString());
+        Outcome.of(() -> STORAGE_BYTES.of(formats.messages().fromBytes(payload, METADATA)));
     assertSame("BEAM_ROW", tableRow, row);
     assertSame("AVRO_GENERIC_RECORD", tableRow, avro);
     assertSame("PROTO_MESSAGE", tableRow, proto);
@@ -226,9 +210,9 @@ class EventConverterFuzzTest {
     if (decoded.row != null) {
       byte[] reserialized = serialize(decoded.row, formats.protocol());
       Outcome<ByteString> viaObject =
-          Outcome.of(() -> tableRowProto(tableRows.fromEvent(decoded.row, METADATA)));
+          Outcome.of(() -> STORAGE_BYTES.of(tableRows.fromEvent(decoded.row, METADATA)));
       Outcome<ByteString> viaBytes =
-          Outcome.of(() -> tableRowProto(tableRows.fromBytes(reserialized, METADATA)));
+          Outcome.of(() -> STORAGE_BYTES.of(tableRows.fromBytes(reserialized, METADATA)));
       assertSame("decode() + fromEvent()", viaBytes, viaObject);
     }
   }
@@ -254,31 +238,6 @@ class EventConverterFuzzTest {
     assertEquals(expected.row, actual.row, what + " gives another row than TABLE_ROW");
   }
 
-  private static ByteString tableRowProto(TableRow row) throws Exception {
-    return TableRowToStorageApiProto.messageFromTableRow(
-            SCHEMA_INFO, DESCRIPTOR, row, false, false, null, null, -1)
-        .toByteString();
-  }
-
-  private static Descriptor descriptor(EventSchemas schemas) {
-    try {
-      return TableRowToStorageApiProto.getDescriptorFromTableSchema(
-          schemas.tableSchema(), true, false);
-    } catch (Exception e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static TableRowToStorageApiProto.SchemaInformation schemaInformation(
-      EventSchemas schemas) {
-    try {
-      return TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
-          TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
-    } catch (Exception e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
   // ---------------------------------------------------------------------------------------------
   // An IDL given at launch (no generated class): the codec tree is built from the parsed IDL. It
   // must treat every payload exactly as the generated class of the same IDL does, in every format
@@ -292,16 +251,7 @@ class EventConverterFuzzTest {
   /** The converters of one source, in the order TABLE_ROW, BEAM_ROW, AVRO, PROTO_MESSAGE. */
   private record SourceFormats(List<EventConverter<?>> converters) {
     static SourceFormats of(ThriftSource source, ThriftProtocol protocol) {
-      ConverterConfig config =
-          new ConverterConfig(
-              source,
-              protocol,
-              ConverterConfig.DEFAULT_MAX_STRING_BYTES,
-              ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
-              ConverterConfig.DEFAULT_MAX_ROW_BYTES,
-              MetadataColumns.ALL,
-              UnknownEnumValues.KEEP,
-              InvalidUtf8.DEAD_LETTER);
+      ConverterConfig config = ConverterConfig.of(source, protocol, MetadataColumns.ALL);
       List<EventConverter<?>> converters = new ArrayList<>();
       for (StorageFormat format : StorageFormat.values()) {
         converters.add(EventConverters.create(config, format));
@@ -310,11 +260,9 @@ class EventConverterFuzzTest {
     }
   }
 
-  private static final EventSchemas ALL_TYPES_SCHEMAS =
-      EventSchemas.of(ThriftSource.generatedClass(ALL_TYPES_CLASS), MetadataColumns.ALL);
-  private static final Descriptor ALL_TYPES_DESCRIPTOR = descriptor(ALL_TYPES_SCHEMAS);
-  private static final TableRowToStorageApiProto.SchemaInformation ALL_TYPES_INFO =
-      schemaInformation(ALL_TYPES_SCHEMAS);
+  private static final StorageWriteBytes ALL_TYPES_STORAGE_BYTES =
+      StorageWriteBytes.forTable(
+          EventSchemas.of(ThriftSource.generatedClass(ALL_TYPES_CLASS), MetadataColumns.ALL));
 
   private static final Map<ThriftProtocol, SourceFormats> FROM_IDL =
       new EnumMap<>(ThriftProtocol.class);
@@ -387,9 +335,10 @@ class EventConverterFuzzTest {
     for (int f = 0; f < fromIdl.size(); f++) {
       EventConverter<?> idl = fromIdl.get(f);
       EventConverter<?> generated = fromClass.get(f);
-      Outcome<ByteString> viaIdl = Outcome.of(() -> storageBytes(idl.fromBytes(payload, METADATA)));
+      Outcome<ByteString> viaIdl =
+          Outcome.of(() -> ALL_TYPES_STORAGE_BYTES.of(idl.fromBytes(payload, METADATA)));
       Outcome<ByteString> viaClass =
-          Outcome.of(() -> storageBytes(generated.fromBytes(payload, METADATA)));
+          Outcome.of(() -> ALL_TYPES_STORAGE_BYTES.of(generated.fromBytes(payload, METADATA)));
       String format = StorageFormat.values()[f].name();
       assertSame(format + " from the IDL, against the generated class", viaClass, viaIdl);
       if (viaClass.deadLetter != null) {
@@ -408,25 +357,6 @@ class EventConverterFuzzTest {
         assertSame(format + " from the IDL", first, viaIdl);
       }
     }
-  }
-
-  /** What a row of any format hands the Storage Write API, for the AllTypes table. */
-  private static ByteString storageBytes(Object row) throws Exception {
-    if (row instanceof TableRow tableRow) {
-      return TableRowToStorageApiProto.messageFromTableRow(
-              ALL_TYPES_INFO, ALL_TYPES_DESCRIPTOR, tableRow, false, false, null, null, -1)
-          .toByteString();
-    }
-    if (row instanceof Row beamRow) {
-      return BeamRowToStorageApiProto.messageFromBeamRow(ALL_TYPES_DESCRIPTOR, beamRow, null, -1)
-          .toByteString();
-    }
-    if (row instanceof GenericRecord record) {
-      return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
-              ALL_TYPES_DESCRIPTOR, record, null, -1)
-          .toByteString();
-    }
-    return ((EncodedRow) row).toByteString();
   }
 
   // ---------------------------------------------------------------------------------------------

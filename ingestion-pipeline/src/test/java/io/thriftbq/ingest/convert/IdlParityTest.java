@@ -2,16 +2,13 @@ package io.thriftbq.ingest.convert;
 
 import static org.junit.Assert.assertEquals;
 
-import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
-import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.StorageFormat;
-import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.schema.ProtoSchemas;
@@ -19,11 +16,6 @@ import io.thriftbq.schema.ThriftSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.beam.sdk.io.gcp.bigquery.AvroGenericRecordToStorageApiProto;
-import org.apache.beam.sdk.io.gcp.bigquery.BeamRowToStorageApiProto;
-import org.apache.beam.sdk.io.gcp.bigquery.TableRowToStorageApiProto;
-import org.apache.beam.sdk.values.Row;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -69,15 +61,7 @@ public class IdlParityTest {
   }
 
   private ConverterConfig config(ThriftSource source) {
-    return new ConverterConfig(
-        source,
-        protocol,
-        ConverterConfig.DEFAULT_MAX_STRING_BYTES,
-        ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
-        ConverterConfig.DEFAULT_MAX_ROW_BYTES,
-        MetadataColumns.ALL,
-        UnknownEnumValues.KEEP,
-        InvalidUtf8.DEAD_LETTER);
+    return ConverterConfig.of(source, protocol, MetadataColumns.ALL);
   }
 
   @Test
@@ -90,11 +74,7 @@ public class IdlParityTest {
   @Test
   public void everyFormatGivesTheSameStorageWriteBytes() throws Exception {
     EventSchemas schemas = EventSchemas.of(classSource, MetadataColumns.ALL);
-    Descriptor descriptor =
-        TableRowToStorageApiProto.getDescriptorFromTableSchema(schemas.tableSchema(), true, false);
-    TableRowToStorageApiProto.SchemaInformation info =
-        TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
-            TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
+    StorageWriteBytes storageBytes = StorageWriteBytes.forTable(schemas);
     Descriptor message =
         FileDescriptor.buildFrom(
                 ProtoSchemas.fileFor(schemas.tableSchema(), "io.example", "Row"),
@@ -119,12 +99,11 @@ public class IdlParityTest {
       for (long n = 0; n < 150; n++) {
         byte[] payload = generator.serialize(n);
         for (int f = 0; f < fromClass.size(); f++) {
-          ByteString expected =
-              storageBytes(fromClass.get(f).fromBytes(payload, METADATA), descriptor, info);
+          ByteString expected = storageBytes.of(fromClass.get(f).fromBytes(payload, METADATA));
           assertEquals(
               "event " + n + " format " + f,
               expected,
-              storageBytes(fromIdl.get(f).fromBytes(payload, METADATA), descriptor, info));
+              storageBytes.of(fromIdl.get(f).fromBytes(payload, METADATA)));
         }
       }
     }
@@ -138,25 +117,5 @@ public class IdlParityTest {
         EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
         new ThriftRowConverter<>(
             config, schemas, new ProtoMessageFormat(schemas.tableSchema(), message)));
-  }
-
-  private static ByteString storageBytes(
-      Object row, Descriptor descriptor, TableRowToStorageApiProto.SchemaInformation info)
-      throws Exception {
-    if (row instanceof TableRow tableRow) {
-      return TableRowToStorageApiProto.messageFromTableRow(
-              info, descriptor, tableRow, false, false, null, null, -1)
-          .toByteString();
-    }
-    if (row instanceof Row beamRow) {
-      return BeamRowToStorageApiProto.messageFromBeamRow(descriptor, beamRow, null, -1)
-          .toByteString();
-    }
-    if (row instanceof GenericRecord record) {
-      return AvroGenericRecordToStorageApiProto.messageFromGenericRecord(
-              descriptor, record, null, -1)
-          .toByteString();
-    }
-    return ByteString.copyFrom(((EncodedRow) row).bytes());
   }
 }
