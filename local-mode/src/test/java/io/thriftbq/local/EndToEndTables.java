@@ -1,8 +1,12 @@
 package io.thriftbq.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.thriftbq.codec.EventAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /** What the end-to-end tests read back from the BigQuery emulator's tables. */
 final class EndToEndTables {
@@ -39,16 +43,68 @@ final class EndToEndTables {
   /** Rows per {@code event_id} attribute (the sequence number the publisher gave the event). */
   static Map<Long, Long> idCounts(EmulatorStack stack, String table) throws Exception {
     Map<Long, Long> ids = new HashMap<>();
+    rowsPerAttribute(stack, table, EventAttributes.EVENT_ID)
+        .forEach((id, rows) -> ids.put(Long.parseLong(id), rows));
+    return ids;
+  }
+
+  /** Rows per value of the attribute {@code key} (rows without it are not counted). */
+  static Map<String, Long> rowsPerAttribute(EmulatorStack stack, String table, String key)
+      throws Exception {
+    Map<String, Long> rows = new HashMap<>();
     for (Map<String, JsonNode> row :
         stack
             .bigquery()
             .query(
                 "SELECT a.value AS id, COUNT(*) AS n FROM "
                     + LocalReport.qualified(table)
-                    + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'"
-                    + " GROUP BY a.value")) {
-      ids.put(Long.parseLong(row.get("id").asText()), Long.parseLong(row.get("n").asText()));
+                    + " AS t, UNNEST(t._attributes) AS a WHERE a.key = '"
+                    + key
+                    + "' GROUP BY a.value")) {
+      rows.put(row.get("id").asText(), row.get("n").asLong());
     }
-    return ids;
+    return rows;
+  }
+
+  /** The event ids in [{@code from}, {@code to}) that have no row in {@code ids}. */
+  static List<Long> missing(Map<Long, Long> ids, long from, long to) {
+    List<Long> missing = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      if (!ids.containsKey(id)) {
+        missing.add(id);
+      }
+    }
+    return missing;
+  }
+
+  /** Rows beyond the first of each event id. */
+  static long duplicates(Map<Long, Long> ids) {
+    return ids.values().stream().mapToLong(n -> n - 1).sum();
+  }
+
+  /**
+   * Polls once a second until {@code published} is true and every event id in [{@code from}, {@code
+   * to}) has a row; returns {@link System#nanoTime()} then, or -1 at {@code deadlineNanos}.
+   */
+  static long waitUntilWritten(
+      EmulatorStack stack,
+      String table,
+      long from,
+      long to,
+      BooleanSupplier published,
+      long deadlineNanos)
+      throws Exception {
+    while (System.nanoTime() < deadlineNanos) {
+      if (published.getAsBoolean() && missing(idCounts(stack, table), from, to).isEmpty()) {
+        return System.nanoTime();
+      }
+      Thread.sleep(1000);
+    }
+    return -1;
+  }
+
+  /** {@code at - since} in seconds for a report line, or "never" when {@code at} is -1. */
+  static String seconds(long at, long since) {
+    return at < 0 ? "never" : String.format("%.1f s", (at - since) / 1e9);
   }
 }

@@ -1,8 +1,12 @@
 package io.thriftbq.local;
 
 import static io.thriftbq.local.EndToEndTables.countOrZero;
+import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.missing;
+import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
+import static io.thriftbq.local.EndToEndTables.waitUntilWritten;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
@@ -111,7 +115,8 @@ public class FaultsEndToEndTest {
           if (firstRowAfter < 0 && countOrZero(stack, table) > rowsAtKill) {
             firstRowAfter = System.nanoTime();
           }
-          if (publishing.isDone() && missing(idCounts(stack, table), publishedAtKill).isEmpty()) {
+          if (publishing.isDone()
+              && missing(idCounts(stack, table), publishedAtKill, EVENTS).isEmpty()) {
             allIn = System.nanoTime();
             break;
           }
@@ -121,10 +126,10 @@ public class FaultsEndToEndTest {
         Thread.sleep(3000); // a late duplicate gets the chance to show
 
         Map<Long, Long> ids = idCounts(stack, table);
-        List<Long> lostAfterKill = missing(ids, publishedAtKill);
-        List<Long> lostBeforeKill = missing(ids, 0);
+        List<Long> lostAfterKill = missing(ids, publishedAtKill, EVENTS);
+        List<Long> lostBeforeKill = missing(ids, 0, EVENTS);
         lostBeforeKill.removeAll(lostAfterKill);
-        long duplicates = ids.values().stream().mapToLong(n -> n - 1).sum();
+        long duplicates = duplicates(ids);
         System.out.printf(
             "BigQuery emulator killed (%s): %d rows written and %d events published before the"
                 + " kill, down %d s; first new row %s after the restart, every event published"
@@ -242,20 +247,19 @@ public class FaultsEndToEndTest {
         how = "a new job";
       }
       second = startIngestionProcess(args, "second-" + table);
-      long allIn = -1;
-      long deadline = killedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
-      while (System.nanoTime() < deadline) {
-        if (publishing.isDone() && missing(idCounts(stack, table), 0).isEmpty()) {
-          allIn = System.nanoTime();
-          break;
-        }
-        Thread.sleep(1000);
-      }
+      long allIn =
+          waitUntilWritten(
+              stack,
+              table,
+              0,
+              EVENTS,
+              publishing::isDone,
+              killedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L);
       publishing.get(60, TimeUnit.SECONDS);
       Thread.sleep(3000); // a late duplicate gets the chance to show
       Map<Long, Long> ids = idCounts(stack, table);
-      List<Long> lost = missing(ids, 0);
-      long duplicates = ids.values().stream().mapToLong(n -> n - 1).sum();
+      List<Long> lost = missing(ids, 0, EVENTS);
+      long duplicates = duplicates(ids);
       System.out.printf(
           "Pipeline JVM killed (%s; %s): %d rows before the kill; every event written %s after it"
               + " (a new JVM and job included); %d missing; %d duplicate rows%n",
@@ -391,20 +395,5 @@ public class FaultsEndToEndTest {
               new byte[] {0x7f, (byte) i}, Map.of(EventAttributes.EVENT_ID, "bad-" + i)));
     }
     return messages;
-  }
-
-  /** The ids from {@code from} to the last event that have no row. */
-  private static List<Long> missing(Map<Long, Long> ids, long from) {
-    List<Long> missing = new ArrayList<>();
-    for (long id = from; id < EVENTS; id++) {
-      if (!ids.containsKey(id)) {
-        missing.add(id);
-      }
-    }
-    return missing;
-  }
-
-  static String seconds(long at, long since) {
-    return at < 0 ? "never" : String.format("%.1f s", (at - since) / 1e9);
   }
 }

@@ -166,7 +166,7 @@ public class HostileInputsEndToEndTest {
           rows,
           deadLetters,
           (System.nanoTime() - start) / 1_000_000_000L);
-      Map<String, Long> rowsById = rowsById(stack, table);
+      Map<String, Long> rowsById = EndToEndTables.rowsPerAttribute(stack, table, HOSTILE_ID);
       Map<String, List<JsonNode[]>> lettersById = deadLettersById(stack, table);
       List<String> mismatches = new ArrayList<>();
       for (Hostile message : hostile) {
@@ -551,22 +551,6 @@ public class HostileInputsEndToEndTest {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static Map<String, Long> rowsById(EmulatorStack stack, String table) throws Exception {
-    Map<String, Long> out = new TreeMap<>();
-    for (Map<String, JsonNode> row :
-        stack
-            .bigquery()
-            .query(
-                "SELECT a.value AS id, COUNT(*) AS n FROM "
-                    + LocalReport.qualified(table)
-                    + " AS t, UNNEST(t._attributes) AS a WHERE a.key = '"
-                    + HOSTILE_ID
-                    + "' GROUP BY a.value")) {
-      out.put(row.get("id").asText(), row.get("n").asLong());
-    }
-    return out;
   }
 
   /** Per hostile id: stage, reason and payload (base64) of each dead letter. */

@@ -1,7 +1,11 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.missing;
+import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
+import static io.thriftbq.local.EndToEndTables.waitUntilWritten;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.junit.Assert.assertEquals;
@@ -92,20 +96,19 @@ public class PubsubRestartEndToEndTest {
               channel.subscription(), channel.topic(), LocalRun.ACK_DEADLINE_SECONDS, false);
       skipReusedMessageIds(table);
       publishPaced(events, channel.topic(), afterFrom, after);
-      long allIn = -1;
-      long deadline = restartedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
-      while (System.nanoTime() < deadline) {
-        if (missingIn(idCounts(stack, table), afterFrom, afterFrom + after).isEmpty()) {
-          allIn = System.nanoTime();
-          break;
-        }
-        Thread.sleep(1000);
-      }
+      long allIn =
+          waitUntilWritten(
+              stack,
+              table,
+              afterFrom,
+              afterFrom + after,
+              () -> true,
+              restartedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L);
       Thread.sleep(3000); // a late duplicate gets the chance to show
       Map<Long, Long> ids = idCounts(stack, table);
-      List<Long> lostAfter = missingIn(ids, afterFrom, afterFrom + after);
-      long writtenBefore = before - missingIn(ids, 0, before).size();
-      long duplicates = ids.values().stream().mapToLong(n -> n - 1).sum();
+      List<Long> lostAfter = missing(ids, afterFrom, afterFrom + after);
+      long writtenBefore = before - missing(ids, 0, before).size();
+      long duplicates = duplicates(ids);
       System.out.printf(
           "Pub/Sub emulator killed (%s): %d rows before the kill; of %d events published before"
               + " it, %d written; every one of %d published after the restart %s after it, %d"
@@ -115,7 +118,7 @@ public class PubsubRestartEndToEndTest {
           before,
           writtenBefore,
           after,
-          FaultsEndToEndTest.seconds(allIn, restartedAt),
+          seconds(allIn, restartedAt),
           lostAfter.size(),
           duplicates,
           pipeline.getState());
@@ -171,15 +174,5 @@ public class PubsubRestartEndToEndTest {
       stack.pubsub().publish(topic, messages);
       Thread.sleep(100);
     }
-  }
-
-  private static List<Long> missingIn(Map<Long, Long> ids, long from, long to) {
-    List<Long> missing = new ArrayList<>();
-    for (long id = from; id < to; id++) {
-      if (!ids.containsKey(id)) {
-        missing.add(id);
-      }
-    }
-    return missing;
   }
 }
