@@ -131,6 +131,12 @@ public final class BigQueryEmulator implements AutoCloseable {
    * BigQuery accepts would fail on the emulator forever. The emulator is started through a small
    * launcher, in its own Python, that gives the server BigQuery's limit; when the executable has no
    * Python beside it (a custom {@code LOCAL_BIGQUERY_BIN}), it is started as it is.
+   *
+   * <p>The launcher also keeps one protobuf message class per writer schema for the server's life.
+   * The emulator builds a new descriptor pool for every append connection and lets it go when the
+   * connection ends; with protobuf's C extension (upb) that crashed the server with a segmentation
+   * fault in reading a nested message of a row (2 of 6 runs of {@code PubsubRestartEndToEndTest} on
+   * 2026-11-25, stacks in the kept logs), taking with it every row appended but not yet flushed.
    */
   private static List<String> launcher(Path executable, Path dataDir) throws IOException {
     Path python = executable.resolveSibling("python");
@@ -144,7 +150,9 @@ public final class BigQueryEmulator implements AutoCloseable {
             "\n",
             "# Written by io.thriftbq.local.BigQueryEmulator: local-bigquery with BigQuery's 10 MB",
             "# AppendRows request limit instead of gRPC's default 4 MiB; a crash in native code",
-            "# (protobuf's C extension, gRPC) prints every thread's stack to the log.",
+            "# (protobuf's C extension, gRPC) prints every thread's stack to the log; one message",
+            "# class per writer schema, kept for the server's life, instead of a new descriptor pool",
+            "# per append connection that is freed when the connection ends.",
             "import faulthandler",
             "faulthandler.enable()",
             "import sys",
@@ -157,6 +165,19 @@ public final class BigQueryEmulator implements AutoCloseable {
             "                ('grpc.max_send_message_length', LIMIT)]",
             "    return _server(*args, options=options, **kwargs)",
             "grpc.server = server_with_bigquery_limits",
+            "import threading",
+            "from local_bigquery.grpc import write as _write",
+            "if hasattr(_write, '_message_class'):",
+            "    _new_message_class = _write._message_class",
+            "    _message_classes = {}",
+            "    _message_classes_lock = threading.Lock()",
+            "    def message_class_kept(proto):",
+            "        key = proto.SerializeToString(deterministic=True)",
+            "        with _message_classes_lock:",
+            "            if key not in _message_classes:",
+            "                _message_classes[key] = _new_message_class(proto)",
+            "            return _message_classes[key]",
+            "    _write._message_class = message_class_kept",
             "from local_bigquery.cli import main",
             "sys.argv[0] = 'local-bigquery'",
             "sys.exit(main())",

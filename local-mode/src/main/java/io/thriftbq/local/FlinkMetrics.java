@@ -30,6 +30,7 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
  */
 public final class FlinkMetrics implements MetricReporterFactory, MetricReporter {
   private static final String TASK_BYTES_OUT = "numBytesOut";
+  private static final String JOB_RESTARTS = "numRestarts";
 
   /** Per job, in the order jobs were first seen. */
   private static final Map<String, Job> JOBS = new LinkedHashMap<>();
@@ -37,6 +38,7 @@ public final class FlinkMetrics implements MetricReporterFactory, MetricReporter
   private static final class Job {
     final Map<Metric, MetricName> beamMetrics = new IdentityHashMap<>();
     final Map<Counter, String> taskBytesOut = new IdentityHashMap<>();
+    Gauge<?> restarts;
   }
 
   @Override
@@ -62,6 +64,12 @@ public final class FlinkMetrics implements MetricReporterFactory, MetricReporter
         job.taskBytesOut.put(counter, variables.getOrDefault("<task_name>", "?"));
         return;
       }
+      if (JOB_RESTARTS.equals(name)
+          && metric instanceof Gauge<?> gauge
+          && !variables.containsKey("<task_id>")) {
+        job.restarts = gauge;
+        return;
+      }
       // The runner names Beam metrics NAMESPACE.NAME; Flink's own names have no dot.
       int dot = name.indexOf('.');
       if (dot > 0 && (metric instanceof Counter || metric instanceof Gauge)) {
@@ -82,6 +90,22 @@ public final class FlinkMetrics implements MetricReporterFactory, MetricReporter
       latest = job;
     }
     return latest;
+  }
+
+  /**
+   * How often Flink has restarted the latest job after a failure (its job-level {@code
+   * numRestarts}): every restart replays what was read since the last checkpoint.
+   *
+   * @throws IllegalStateException if the job has not registered the metric (yet)
+   */
+  public static long latestJobRestarts() {
+    synchronized (JOBS) {
+      Job job = latest();
+      if (job == null || job.restarts == null || !(job.restarts.getValue() instanceof Number n)) {
+        throw new IllegalStateException("No job has reported " + JOB_RESTARTS + " yet");
+      }
+      return n.longValue();
+    }
   }
 
   /** Bytes the latest job's tasks wrote into data exchanges so far. */

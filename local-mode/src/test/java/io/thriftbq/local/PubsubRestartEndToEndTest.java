@@ -34,6 +34,10 @@ import org.junit.runners.Parameterized;
 public class PubsubRestartEndToEndTest {
   private static final long RATE = 100;
   private static final java.time.Duration DOWNTIME = java.time.Duration.ofSeconds(5);
+
+  /** How long after the emulator is back the subscription is missing (pulls answer 404). */
+  private static final long SUBSCRIPTION_MISSING_MS = 10_000;
+
   private static final int RECOVERY_BOUND_SECONDS = 180;
 
   @Parameterized.Parameters(name = "step {0}")
@@ -63,9 +67,12 @@ public class PubsubRestartEndToEndTest {
    * The Pub/Sub emulator killed with SIGKILL mid-run and started again on the same port. It keeps
    * everything in memory, so it comes back empty: the topic and subscription are created again with
    * the same names, as an operator would, and what it held is gone (events published before the
-   * kill and not yet pulled cannot be asserted; they are counted). What is asserted: the pipeline
-   * recovers by itself, every event published after the emulator is back is written, and an
-   * exactly-once step writes nothing twice.
+   * kill and not yet pulled cannot be asserted; they are counted). The subscription is created
+   * {@link #SUBSCRIPTION_MISSING_MS} after the emulator is back, so the pipeline meets refused
+   * connections and then a subscription that does not exist. What is asserted: the pipeline rides
+   * out both without a failover (Flink never restarts the job, so nothing is replayed), every event
+   * published after the subscription is back is written, and an exactly-once step writes nothing
+   * twice.
    */
   @Test
   public void pubsubKilledAndRestartedMidRunRecovers() throws Exception {
@@ -89,6 +96,7 @@ public class PubsubRestartEndToEndTest {
       long rowsAtKill = waitForRows(stack, table, 100, 120);
       stack.killAndRestartPubsub(DOWNTIME);
       long restartedAt = System.nanoTime();
+      Thread.sleep(SUBSCRIPTION_MISSING_MS);
       stack.pubsub().createTopic(channel.topic());
       stack
           .pubsub()
@@ -109,10 +117,11 @@ public class PubsubRestartEndToEndTest {
       List<Long> lostAfter = missing(ids, afterFrom, afterFrom + after);
       long writtenBefore = before - missing(ids, 0, before).size();
       long duplicates = duplicates(ids);
+      long restarts = FlinkMetrics.latestJobRestarts();
       System.out.printf(
           "Pub/Sub emulator killed (%s): %d rows before the kill; of %d events published before"
               + " it, %d written; every one of %d published after the restart %s after it, %d"
-              + " missing; %d duplicate rows; pipeline %s%n",
+              + " missing; %d duplicate rows; %d job restarts; pipeline %s%n",
           step.describe(),
           rowsAtKill,
           before,
@@ -121,8 +130,10 @@ public class PubsubRestartEndToEndTest {
           seconds(allIn, restartedAt),
           lostAfter.size(),
           duplicates,
+          restarts,
           pipeline.getState());
       assertThat("events published after the restart that were lost", lostAfter, empty());
+      assertEquals("times Flink restarted the job (a failover replays)", 0, restarts);
       if (step.exactlyOnce()) {
         assertEquals("rows written twice on an exactly-once step", 0, duplicates);
       }

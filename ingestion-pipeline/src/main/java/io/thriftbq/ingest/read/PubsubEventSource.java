@@ -3,6 +3,7 @@ package io.thriftbq.ingest.read;
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PBegin;
@@ -12,6 +13,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Reads Pub/Sub messages with their attributes and message id, from a subscription or a topic.
  * Elements are stamped with the publish time, which later steps use as the publish-time metadata.
+ * Where Beam's own Pub/Sub source runs (Flink, the direct runner), its client rides out a Pub/Sub
+ * outage instead of failing the job ({@link OutageTolerantPubsubClient}); Dataflow replaces the
+ * source with its own, which does the same.
  */
 public final class PubsubEventSource extends PTransform<PBegin, PCollection<PubsubMessage>> {
   private final @Nullable String subscription;
@@ -34,7 +38,9 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Pubs
   public PCollection<PubsubMessage> expand(PBegin begin) {
     checkArgument(
         isSet(subscription) != isSet(topic), "Set exactly one of a subscription and a topic");
-    PubsubIO.Read<PubsubMessage> read = PubsubIO.readMessagesWithAttributesAndMessageId();
+    PubsubIO.Read<PubsubMessage> read =
+        PubsubIO.readMessagesWithAttributesAndMessageId()
+            .withClientFactory(new OutageTolerantPubsubClient.Factory(PubsubJsonClient.FACTORY));
     read = isSet(subscription) ? read.fromSubscription(subscription) : read.fromTopic(topic);
     return begin.apply(isSet(subscription) ? "ReadSubscription" : "ReadTopic", read);
   }
