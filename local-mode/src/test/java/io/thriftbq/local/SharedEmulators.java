@@ -41,11 +41,15 @@ final class SharedEmulators {
     if (stack == null) {
       try {
         // -Dthriftbq.test.keep=true keeps the emulators' data and logs, to investigate a failure.
+        // Cancel-safe: the fault tests kill pipelines mid-append, and the emulator's C protobuf
+        // backend has segfaulted on that (a fresh-clone CI run, 2026-11-25), failing every later
+        // test that shares it.
         stack =
             EmulatorStack.start(
                 LocalRunConfig.PROJECT,
                 LocalRunConfig.DATASET,
-                Boolean.getBoolean("thriftbq.test.keep"));
+                Boolean.getBoolean("thriftbq.test.keep"),
+                true);
       } catch (IllegalStateException e) {
         startFailure =
             new IllegalStateException(
