@@ -47,7 +47,6 @@ final class OutageTolerantPubsubClient extends PubsubClient {
 
   private long pullFailures;
   private long outageStartedMs;
-  private long backoffMs;
   private long nextPullMs;
   private long lastWarningMs;
 
@@ -93,11 +92,10 @@ final class OutageTolerantPubsubClient extends PubsubClient {
   private void pullFailed(SubscriptionPath subscription, Exception error, long now) {
     if (pullFailures == 0) {
       outageStartedMs = now;
-      backoffMs = FIRST_BACKOFF_MS;
-    } else {
-      backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
     }
     pullFailures++;
+    // Doubles from the first failure; the shift is capped so it cannot overflow.
+    long backoffMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(pullFailures - 1, 20));
     nextPullMs = now + backoffMs;
     if (pullFailures == 1 || now - lastWarningMs >= LOG_EVERY_MS) {
       lastWarningMs = now;
