@@ -132,11 +132,13 @@ public final class BigQueryEmulator implements AutoCloseable {
    * launcher, in its own Python, that gives the server BigQuery's limit; when the executable has no
    * Python beside it (a custom {@code LOCAL_BIGQUERY_BIN}), it is started as it is.
    *
-   * <p>The launcher also keeps one protobuf message class per writer schema for the server's life.
-   * The emulator builds a new descriptor pool for every append connection and lets it go when the
-   * connection ends; with protobuf's C extension (upb) that crashed the server with a segmentation
-   * fault in reading a nested message of a row (2 of 6 runs of {@code PubsubRestartEndToEndTest} on
-   * 2026-11-25, stacks in the kept logs), taking with it every row appended but not yet flushed.
+   * <p>The launcher also keeps one protobuf message class per writer schema for the server's life,
+   * where the emulator builds a new descriptor pool for every append connection and lets it go when
+   * the connection ends. It was added against segmentation faults of protobuf's C extension (upb)
+   * in reading a nested message of an appended row (2 of 6 runs of {@code
+   * PubsubRestartEndToEndTest} on 2026-11-25, stacks in the kept logs); it did not stop them when
+   * clients cancel streams mid-append, which only the pure-Python backend survives (see {@link
+   * #start}).
    */
   private static List<String> launcher(Path executable, Path dataDir) throws IOException {
     Path python = executable.resolveSibling("python");
