@@ -9,7 +9,6 @@ import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
@@ -90,7 +89,7 @@ public class ConversionBenchmark {
 
     @Setup
     public void setUp(Corpus corpus) throws Exception {
-      converter = EventConverters.create(corpus.config, StorageFormat.TABLE_ROW);
+      converter = EventConverters.tableRows(corpus.config);
       rows = new TableRow[corpus.events.length];
       for (int i = 0; i < rows.length; i++) {
         rows[i] = converter.fromBytes(corpus.events[i], METADATA);
@@ -105,7 +104,7 @@ public class ConversionBenchmark {
 
     @Setup
     public void setUp(Corpus corpus) throws Exception {
-      converter = EventConverters.create(corpus.config, StorageFormat.BEAM_ROW);
+      converter = EventConverters.beamRows(corpus.config);
       rows = new Row[corpus.events.length];
       for (int i = 0; i < rows.length; i++) {
         rows[i] = converter.fromBytes(corpus.events[i], METADATA);
@@ -120,7 +119,7 @@ public class ConversionBenchmark {
 
     @Setup
     public void setUp(Corpus corpus) throws Exception {
-      converter = EventConverters.create(corpus.config, StorageFormat.AVRO_GENERIC_RECORD);
+      converter = EventConverters.genericRecords(corpus.config);
       records = new GenericRecord[corpus.events.length];
       for (int i = 0; i < records.length; i++) {
         records[i] = converter.fromBytes(corpus.events[i], METADATA);
@@ -137,7 +136,7 @@ public class ConversionBenchmark {
 
     @Setup
     public void setUp(Corpus corpus) throws Exception {
-      converter = EventConverters.create(corpus.config, StorageFormat.PROTO_MESSAGE);
+      converter = EventConverters.encodedRows(corpus.config);
       messages = new EncodedRow[corpus.events.length];
       for (int i = 0; i < messages.length; i++) {
         messages[i] = converter.fromBytes(corpus.events[i], METADATA);

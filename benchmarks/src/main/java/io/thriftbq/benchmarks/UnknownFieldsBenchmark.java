@@ -8,7 +8,6 @@ import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
 import java.io.ByteArrayOutputStream;
@@ -61,7 +60,7 @@ public class UnknownFieldsBenchmark {
       }
       ConverterConfig config =
           ConverterConfig.of(Event.class.getName(), ThriftProtocol.BINARY, MetadataColumns.NONE);
-      protoMessages = EventConverters.create(config, StorageFormat.PROTO_MESSAGE);
+      protoMessages = EventConverters.encodedRows(config);
       protoMessages.fromBytes(events[0], EventMetadata.EMPTY);
       if (protoMessages.takeUnknownFields().count() != UNKNOWN_FIELDS) {
         throw new IllegalStateException("the added fields were not skipped as unknown");

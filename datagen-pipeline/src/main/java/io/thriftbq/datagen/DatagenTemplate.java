@@ -7,6 +7,7 @@ import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
 import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
 import io.thriftbq.template.IdlParameters;
+import io.thriftbq.template.PubsubNames;
 import io.thriftbq.template.TemplateParameter;
 import io.thriftbq.template.TemplateSpec;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class DatagenTemplate {
               OUTPUT,
               List.of(
                   TemplateParameter.of("outputTopic", "Pub/Sub output topic", OUTPUT, PUBSUB_TOPIC)
-                      .withRegex("^projects/[^/]+/topics/[^/]+$")
+                      .withRegex(PubsubNames.TOPIC_REGEX)
                       .required(),
                   TemplateParameter.of("className", "Thrift struct class", OUTPUT, TEXT)
                       .withRegex("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$"),

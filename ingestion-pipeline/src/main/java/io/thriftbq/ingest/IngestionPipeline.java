@@ -1,22 +1,17 @@
 package io.thriftbq.ingest;
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.GatherDeadLetters;
 import io.thriftbq.ingest.decode.DecodeEvents;
 import io.thriftbq.ingest.decode.DecodeResult;
+import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
-import io.thriftbq.ingest.write.CreateMissingTables;
-import io.thriftbq.ingest.write.EventSink;
-import io.thriftbq.ingest.write.EvolveTableSchema;
-import io.thriftbq.ingest.write.TableLayout;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
-import java.util.List;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -34,13 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Pub/Sub (Thrift events, optionally in envelopes) → decode → optional user function → row format →
  * BigQuery, with every failure in a dead-letter table. The options become an {@link IngestionPlan}
- * once, at launch; the transforms get their parts of it.
- *
- * <pre>
- * Read ─▶ CountAndUnpack ─▶ Decode(+UDF, convert) ─▶ HandToSink ─▶ BigQueryIO ─┐ rejected rows
- *              │ UNPACK          │ DECODE/TRANSFORM/CONVERT                   │ WRITE
- *              └─────────────────┴──────────────▶ dead letters ◀──────────────┘
- * </pre>
+ * once, at launch; the transforms get their parts of it. docs/ARCHITECTURE.md draws the stages.
  */
 public final class IngestionPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(IngestionPipeline.class);
@@ -82,12 +71,12 @@ public final class IngestionPipeline {
   }
 
   /**
-   * What {@code main} and local mode do: plans the options, brings an existing output table up to
-   * the IDL's schema as {@code --schemaUpdate} says, creates missing tables with {@code
-   * --createTable} (the only steps that talk to BigQuery before the run), and builds the pipeline.
-   * {@link #buildPipeline} does no I/O.
+   * What {@code main} and local mode do: plans the options, sets the tables up as the plan says (an
+   * existing output table brought up to the IDL's schema, missing tables created: the only steps
+   * that talk to BigQuery before the run), and builds the pipeline. {@link #buildPipeline} does no
+   * I/O.
    *
-   * @param bigQueryServices services for the table check and the writes, or null for the real ones
+   * @param bigQueryServices services for the table setup and the writes, or null for the real ones
    * @throws IllegalArgumentException for invalid options or an incompatible table, saying what to
    *     change
    */
@@ -96,30 +85,7 @@ public final class IngestionPipeline {
     IngestionPlan plan =
         IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
             .withBigQueryServices(bigQueryServices);
-    EvolveTableSchema.apply(
-        options,
-        plan.outputTable(),
-        plan.schemas().tableSchema(),
-        options.getSchemaUpdate(),
-        bigQueryServices,
-        null);
-    if (plan.write().createTable()) {
-      TableLayout layout = plan.write().layout();
-      CreateMissingTables.apply(
-          options,
-          List.of(
-              new CreateMissingTables.Wanted(
-                  plan.outputTable(),
-                  plan.schemas().tableSchema(),
-                  layout.timePartitioning(),
-                  layout.clustering()),
-              new CreateMissingTables.Wanted(
-                  plan.deadLetterTable(),
-                  DeadLetterSchema.tableSchema(),
-                  DeadLetterSchema.timePartitioning(),
-                  null)),
-          bigQueryServices);
-    }
+    plan.tableSetup().run(options, bigQueryServices);
     return build(options, plan);
   }
 

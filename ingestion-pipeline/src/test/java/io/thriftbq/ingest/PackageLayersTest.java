@@ -35,10 +35,11 @@ public class PackageLayersTest {
           "metrics",
           "schema",
           "convert",
+          "format",
           "udf",
           "read",
-          "write",
           "decode",
+          "write",
           "plan",
           "template",
           "");
@@ -92,6 +93,51 @@ public class PackageLayersTest {
       }
     }
     assertEquals(List.of(), upward);
+  }
+
+  /**
+   * Decoding and writing are siblings above the format layer: the format is what both need, so
+   * neither reaches into the other (an earlier decode asked the write for its converter).
+   */
+  @Test
+  public void decodeAndWriteDoNotKnowEachOther() throws IOException {
+    List<String> found = new ArrayList<>();
+    for (Path file : javaFiles()) {
+      String from = packageOf(file);
+      String other =
+          switch (from) {
+            case "decode" -> "write";
+            case "write" -> "decode";
+            default -> null;
+          };
+      if (other != null && code(file).contains("io.thriftbq.ingest." + other)) {
+        found.add(MODULE.relativize(file) + " (" + from + ") uses " + other);
+      }
+    }
+    assertEquals(List.of(), found);
+  }
+
+  /** One place chooses by storage format; every other place asks the format layer. */
+  @Test
+  public void onlyTheFormatLayerSwitchesOnTheStorageFormat() throws IOException {
+    List<String> found = new ArrayList<>();
+    Pattern choice =
+        Pattern.compile(
+            "switch \\((format|storageFormat)\\)|case (TABLE_ROW|BEAM_ROW|AVRO_GENERIC_RECORD|PROTO_MESSAGE)\\b|instanceof \\w*(Format|Sink)\\b");
+    for (Path file : javaFiles()) {
+      Matcher m = choice.matcher(code(file));
+      while (m.find()) {
+        found.add(JAVA.relativize(file) + ": " + m.group());
+      }
+    }
+    assertEquals(
+        List.of(
+            "format/Format.java: switch (format)",
+            "format/Format.java: case TABLE_ROW",
+            "format/Format.java: case BEAM_ROW",
+            "format/Format.java: case AVRO_GENERIC_RECORD",
+            "format/Format.java: case PROTO_MESSAGE"),
+        found);
   }
 
   @Test

@@ -4,10 +4,10 @@ import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.write.EventSink;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
@@ -43,7 +43,7 @@ final class ElementSizes {
       RandomEventGenerator generator,
       int events)
       throws Exception {
-    EventConverter<R> converter = sink.rows().newConverter(decoding);
+    EventConverter<R> converter = sink.format().newConverter(decoding);
     Coder<E> coder = sink.coder(schemas);
     long total = 0;
     long now = System.currentTimeMillis();

@@ -327,18 +327,14 @@ public final class LocalRun {
   static java.util.function.LongFunction<String> idFieldOf(
       RandomEventGenerator generator, String path) {
     ConverterConfig config =
-        new ConverterConfig(
-            generator.config().source(),
-            generator.config().protocol(),
-            ConverterConfig.DEFAULT_MAX_STRING_BYTES,
-            ConverterConfig.DEFAULT_MAX_CONTAINER_ELEMENTS,
-            ConverterConfig.DEFAULT_MAX_ROW_BYTES,
-            MetadataColumns.NONE,
-            io.thriftbq.ingest.options.UnknownEnumValues.KEEP,
-            io.thriftbq.ingest.options.InvalidUtf8.REPLACE);
+        ConverterConfig.of(
+                generator.config().source(), generator.config().protocol(), MetadataColumns.NONE)
+            .withRules(
+                io.thriftbq.ingest.options.UnknownEnumValues.KEEP,
+                io.thriftbq.ingest.options.InvalidUtf8.REPLACE);
     String[] parts = path.split("\\.");
     checkIdPath(config.schemas().tableSchema().getFields(), parts, 0, path);
-    EventConverter<TableRow> rows = EventConverters.create(config, StorageFormat.TABLE_ROW);
+    EventConverter<TableRow> rows = EventConverters.tableRows(config);
     // Its own generator: the publisher's is not to be shared between threads.
     RandomEventGenerator events = new RandomEventGenerator(generator.config());
     return n -> {

@@ -9,7 +9,6 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.math.BigDecimal;
@@ -35,9 +34,8 @@ final class ExpectedRows {
   ExpectedRows(RandomEventGenerator generator, ThriftProtocol protocol) {
     this.generator = generator;
     this.converter =
-        EventConverters.create(
-            ConverterConfig.of(LocalRunConfig.EVENT_CLASS, protocol, MetadataColumns.NONE),
-            StorageFormat.TABLE_ROW);
+        EventConverters.tableRows(
+            ConverterConfig.of(LocalRunConfig.EVENT_CLASS, protocol, MetadataColumns.NONE));
     this.eventFields =
         EventSchemas.of(LocalRunConfig.EVENT_CLASS, MetadataColumns.NONE).tableSchema().getFields();
   }

@@ -33,6 +33,11 @@ final class AvroRecordFormat extends RowFormat<GenericRecord, Schema> {
   }
 
   @Override
+  GenericRecord row(Object[] values) {
+    return record(rootShape(), values);
+  }
+
+  @Override
   GenericRecord record(Schema shape, Object[] values) {
     // The values array is ours (see RowFormat#record): the record wraps it without copying.
     return new ColumnRecord(shape, values);

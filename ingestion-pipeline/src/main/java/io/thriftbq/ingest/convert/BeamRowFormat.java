@@ -30,6 +30,11 @@ final class BeamRowFormat extends RowFormat<Row, Schema> {
   }
 
   @Override
+  Row row(Object[] values) {
+    return record(rootShape(), values);
+  }
+
+  @Override
   Row record(Schema shape, Object[] values) {
     // attachValues skips Row.Builder's per-value type verification: the converter produced the
     // values from the same schema, and the tests check them against it.

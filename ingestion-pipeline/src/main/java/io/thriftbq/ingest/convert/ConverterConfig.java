@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
@@ -27,15 +28,6 @@ public record ConverterConfig(
     InvalidUtf8 invalidUtf8)
     implements Serializable {
 
-  public static final int DEFAULT_MAX_STRING_BYTES = 10 * 1024 * 1024;
-  public static final int DEFAULT_MAX_CONTAINER_ELEMENTS = 1_000_000;
-
-  /** BigQuery's limit on one row, for streaming inserts and the Storage Write API alike. */
-  public static final long BIGQUERY_MAX_ROW_BYTES = 10_000_000L;
-
-  /** Below BigQuery's limit by a margin for the size estimate ({@code DecodingRules}). */
-  public static final long DEFAULT_MAX_ROW_BYTES = 9_000_000L;
-
   public ConverterConfig {
     if (maxStringBytes <= 0 || maxContainerElements <= 0 || maxRowBytes <= 0) {
       throw new IllegalArgumentException("Thrift size limits must be positive");
@@ -44,21 +36,21 @@ public record ConverterConfig(
     Objects.requireNonNull(invalidUtf8, "invalidUtf8");
   }
 
-  /** Defaults for a generated class, handy in tests and benchmarks. */
+  /** The options' defaults for a generated class, handy in tests and benchmarks. */
   public static ConverterConfig of(
       String thriftClassName, ThriftProtocol protocol, MetadataColumns metadataColumns) {
     return of(ThriftSource.generatedClass(thriftClassName), protocol, metadataColumns);
   }
 
-  /** Defaults for any source (a generated class or an IDL), handy in tests and benchmarks. */
+  /** The options' defaults for any source (a generated class or an IDL). */
   public static ConverterConfig of(
       ThriftSource source, ThriftProtocol protocol, MetadataColumns metadataColumns) {
     return new ConverterConfig(
         source,
         protocol,
-        DEFAULT_MAX_STRING_BYTES,
-        DEFAULT_MAX_CONTAINER_ELEMENTS,
-        DEFAULT_MAX_ROW_BYTES,
+        IngestionOptions.DEFAULT_MAX_THRIFT_STRING_BYTES,
+        IngestionOptions.DEFAULT_MAX_THRIFT_CONTAINER_ELEMENTS,
+        IngestionOptions.DEFAULT_MAX_ROW_BYTES,
         metadataColumns,
         UnknownEnumValues.KEEP,
         InvalidUtf8.DEAD_LETTER);

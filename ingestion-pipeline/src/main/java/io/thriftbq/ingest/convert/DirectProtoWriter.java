@@ -30,7 +30,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>The row-size estimate is accumulated in the {@link DecodingRules} exactly as the codec tree
  * does it. Not thread-safe: one per converter.
  */
-final class DirectProtoWriter {
+final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
 
   /** Thrown (preallocated, no stack trace) to hand the event to the general path. */
   private static final class GiveUp extends RuntimeException {
@@ -278,7 +278,8 @@ final class DirectProtoWriter {
    * The row of {@code payload}, or null when the general path must decode it. Adds to the rules'
    * row-size estimate as the codec tree would; the caller checks the total.
    */
-  @Nullable EncodedRow write(byte[] payload, EventMetadata metadata) {
+  @Override
+  public @Nullable EncodedRow write(byte[] payload, EventMetadata metadata) {
     if (root == null || payload == null || payload.length == 0) {
       return null;
     }

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A row already encoded as the Storage Write API's protocol buffer bytes: the PROTO_MESSAGE
@@ -20,46 +19,26 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * are never parsed into a message and never encoded again, and the message type needs no generated
  * class: its descriptor is derived from the table schema at launch.
  *
- * <p>BigQueryIO takes protos through {@code writeProtos(Class)}, which (Beam 2.73) reads the
- * message descriptor once, through the class's static {@code getDescriptor()}, when the write is
- * applied ({@code StorageApiDynamicDestinationsProto}'s constructor), and calls {@link
- * #toByteArray()} for every element. So {@link #getDescriptor()} answers only while {@link
- * #applyingWithDescriptor} runs, and everything else a {@link Message} offers is refused: if a Beam
- * upgrade starts to use more, the write tests fail rather than send something else.
- *
- * <p>{@code kept} is the Thrift payload and metadata of {@code --keepPayloadForWriteFailures}; it
- * travels with the element but is not part of the row.
+ * <p>BigQueryIO takes protos through {@code writeProtos(Class)}, which reads the message descriptor
+ * once, through the class's static {@code getDescriptor()}, when the write is applied ({@code
+ * StorageApiDynamicDestinationsProto}'s constructor), and calls {@link #toByteArray()} for every
+ * element. So {@link #getDescriptor()} answers only while {@link #applyingWithDescriptor} runs, and
+ * everything else a {@link Message} offers is refused: if a Beam upgrade starts to use more, the
+ * write tests fail rather than send something else.
  */
 public final class EncodedRow extends AbstractMessage {
   private static final ThreadLocal<Descriptor> DESCRIPTOR_WHILE_APPLYING = new ThreadLocal<>();
 
   private final byte[] bytes;
-  private final @Nullable KeptPayload kept;
 
   /** {@code bytes} become the row's; the caller does not change them afterwards. */
   public EncodedRow(byte[] bytes) {
-    this(bytes, null);
-  }
-
-  public EncodedRow(byte[] bytes, @Nullable KeptPayload kept) {
     this.bytes = bytes;
-    this.kept = kept;
-  }
-
-  /**
-   * The same row, keeping {@code payload} and {@code metadata} for a rejected row's dead letter.
-   */
-  public EncodedRow keeping(byte[] payload, EventMetadata metadata) {
-    return new EncodedRow(bytes, new KeptPayload(payload, metadata));
   }
 
   /** The row's encoded bytes (not a copy). */
   public byte[] bytes() {
     return bytes;
-  }
-
-  public @Nullable KeptPayload kept() {
-    return kept;
   }
 
   /**
@@ -73,7 +52,7 @@ public final class EncodedRow extends AbstractMessage {
     if (descriptor == null) {
       throw new IllegalStateException(
           "EncodedRow has a descriptor only while its BigQueryIO write is applied"
-              + " (RowSink.applying); a Beam version that reads it elsewhere needs this class"
+              + " (Format.applying); a Beam version that reads it elsewhere needs this class"
               + " revisited");
     }
     return descriptor;

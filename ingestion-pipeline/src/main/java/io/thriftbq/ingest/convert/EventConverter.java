@@ -5,7 +5,7 @@ import org.apache.thrift.TBase;
 /**
  * Turns serialized Thrift events into rows of one output format. Instances hold reusable decoding
  * state and are not thread-safe or serializable: create one per DoFn instance (in {@code @Setup})
- * with {@link EventConverters#create} and reuse it for every element.
+ * with {@code Format.newConverter} and reuse it for every element.
  *
  * @param <T> the row type handed to BigQueryIO: TableRow, Row or GenericRecord
  */

@@ -5,9 +5,13 @@ import com.google.api.services.bigquery.model.TableSchema;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.schema.ProtoSchemas;
+import io.thriftbq.schema.ThriftStruct;
 import java.io.IOException;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The PROTO_MESSAGE format: rows as {@link EncodedRow}s, the table's message (derived from the
@@ -17,7 +21,7 @@ import java.util.List;
  * TIMESTAMP (microseconds) are Longs, BYTES is a byte[], STRING is a String or, straight from the
  * wire, its valid UTF-8 bytes, REPEATED is a List.
  */
-final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shape> {
+final class ProtoMessageFormat extends RowFormat<EncodedRow, ProtoMessageFormat.Shape> {
   private static final byte INT64 = 0;
   private static final byte DOUBLE = 1;
   private static final byte BOOL = 2;
@@ -26,14 +30,12 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
 
   /** Field numbers and encodings of one record's columns, by column index. */
   static final class Shape {
-    private final boolean root;
     private final int[] numbers;
     private final byte[] kinds;
     private final boolean[] repeated;
     private final Shape[] children;
 
-    private Shape(boolean root, Descriptor message, List<TableFieldSchema> columns) {
-      this.root = root;
+    private Shape(Descriptor message, List<TableFieldSchema> columns) {
       int count = columns.size();
       this.numbers = new int[count];
       this.kinds = new byte[count];
@@ -46,7 +48,7 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
         repeated[i] = field.isRepeated();
         kinds[i] = kind(field);
         if (field.getType() == FieldDescriptor.Type.MESSAGE) {
-          children[i] = new Shape(false, field.getMessageType(), column.getFields());
+          children[i] = new Shape(field.getMessageType(), column.getFields());
         }
       }
     }
@@ -94,7 +96,7 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
    * @param descriptor the row message, derived from {@code schema} ({@code EventSchemas})
    */
   ProtoMessageFormat(TableSchema schema, Descriptor descriptor) {
-    this.root = new Shape(true, descriptor, schema.getFields());
+    this.root = new Shape(descriptor, schema.getFields());
   }
 
   @Override
@@ -107,11 +109,27 @@ final class ProtoMessageFormat extends RowFormat<Object, ProtoMessageFormat.Shap
     return parent.children[index];
   }
 
+  /** A nested record is embedded in its parent as its bytes. */
   @Override
-  Object record(Shape shape, Object[] values) {
-    byte[] encoded = encode(shape, values);
-    // A nested record is embedded as its bytes; the top-level one is the row, sent as it is.
-    return shape.root ? new EncodedRow(encoded) : encoded;
+  byte[] record(Shape shape, Object[] values) {
+    return encode(shape, values);
+  }
+
+  /** The row is sent as it is. */
+  @Override
+  EncodedRow row(Object[] values) {
+    return new EncodedRow(encode(root, values));
+  }
+
+  @Override
+  @Nullable OnePassWriter<EncodedRow> onePassWriter(
+      ThriftStruct struct,
+      DecodingRules rules,
+      ThriftProtocol protocol,
+      MetadataColumns metadataColumns) {
+    DirectProtoWriter writer =
+        new DirectProtoWriter(struct, root, rules, protocol, metadataColumns);
+    return writer.enabled() ? writer : null;
   }
 
   @Override

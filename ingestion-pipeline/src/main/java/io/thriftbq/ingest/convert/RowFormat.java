@@ -1,13 +1,17 @@
 package io.thriftbq.ingest.convert;
 
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.schema.ThriftStruct;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What differs between the three output formats: how a record is assembled from its column values
  * and how the few non-trivial scalars are represented. Everything else (walking the Thrift data,
  * shaping containers, defaults, metadata) is shared, so the formats cannot disagree about a row.
  *
- * @param <R> the record type (TableRow, Row or GenericRecord)
+ * @param <R> the row type (TableRow, Row, GenericRecord or EncodedRow)
  * @param <S> the format's description of one record (its schema at that path)
  */
 abstract class RowFormat<R, S> {
@@ -21,8 +25,26 @@ abstract class RowFormat<R, S> {
    */
   abstract S childShape(S parent, int index);
 
-  /** Assembles a record; {@code values} is owned by the callee afterwards. */
-  abstract R record(S shape, Object[] values);
+  /**
+   * Assembles a nested record (a struct, map entry, wrapper of a nested container or attribute
+   * entry); {@code values} is owned by the callee afterwards.
+   */
+  abstract Object record(S shape, Object[] values);
+
+  /** Assembles the row from its top-level columns; {@code values} is owned by the callee. */
+  abstract R row(Object[] values);
+
+  /**
+   * A writer that makes rows straight from the payload in one pass, tried before the codec tree, or
+   * null when the format has none.
+   */
+  @Nullable OnePassWriter<R> onePassWriter(
+      ThriftStruct struct,
+      DecodingRules rules,
+      ThriftProtocol protocol,
+      MetadataColumns metadataColumns) {
+    return null;
+  }
 
   /** Representation of a BYTES value. */
   abstract Object bytes(byte[] value);

@@ -51,6 +51,11 @@ final class TableRowFormat extends RowFormat<TableRow, TableRowFormat.Names> {
   }
 
   @Override
+  TableRow row(Object[] values) {
+    return record(root, values);
+  }
+
+  @Override
   Object bytes(byte[] value) {
     return BASE64.encodeToString(value);
   }

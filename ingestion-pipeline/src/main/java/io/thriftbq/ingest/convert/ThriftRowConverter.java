@@ -40,8 +40,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private TProtocol protocol;
   private final @Nullable MethodHandle validate;
 
-  /** PROTO_MESSAGE's one-pass writer, tried first; null for the other formats. */
-  private @Nullable DirectProtoWriter direct;
+  /** The format's one-pass writer, tried first; null when it has none. */
+  private @Nullable OnePassWriter<R> direct;
 
   private long directRows;
   private byte @Nullable [] pendingUnknownFields;
@@ -83,25 +83,18 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     // The object path (a user function) needs the generated class; an IDL struct has none.
     this.validate = struct.hasJavaClass() ? validateMethod(struct) : null;
     this.protocolName = config.protocol().name();
-    DirectProtoWriter writer =
-        format instanceof ProtoMessageFormat proto
-            ? new DirectProtoWriter(
-                struct, proto.rootShape(), rules, config.protocol(), metadataColumns)
-            : null;
-    this.direct = writer != null && writer.enabled() ? writer : null;
+    this.direct = format.onePassWriter(struct, rules, config.protocol(), metadataColumns);
   }
 
   @Override
   public R fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException {
     if (direct != null) {
       rules.startRow();
-      EncodedRow row = direct.write(payload, metadata);
+      R row = direct.write(payload, metadata);
       if (row != null) {
         rules.checkRowSize(metadataBytes(metadata, null));
         directRows++;
-        @SuppressWarnings("unchecked")
-        R typed = (R) row;
-        return typed;
+        return row;
       }
     }
     Object[] values;
@@ -117,7 +110,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     } catch (TException | RuntimeException e) {
       throw decodeFailure(e);
     }
-    return format.record(format.rootShape(), withMetadata(values, metadata, unknown));
+    return format.row(withMetadata(values, metadata, unknown));
   }
 
   /**
@@ -247,8 +240,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     // The row of a user function's result keeps the bytes of the event it was decoded from.
     byte[] unknown = pendingUnknownFields;
     pendingUnknownFields = null;
-    return format.record(
-        format.rootShape(), withMetadata(root.convertValues(event), metadata, unknown));
+    return format.row(withMetadata(root.convertValues(event), metadata, unknown));
   }
 
   private void reset(byte[] payload) throws ThriftDecodeException, TTransportException {

@@ -3,8 +3,8 @@ package io.thriftbq.ingest.decode;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
+import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.udf.EventTransforms;
-import io.thriftbq.ingest.write.EventSink;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -106,7 +106,7 @@ public final class DecodeEvents<R, E>
     builder
         .add(DisplayData.item("thriftStruct", converterConfig.source().describe()))
         .add(DisplayData.item("thriftProtocol", converterConfig.protocol().name()))
-        .add(DisplayData.item("formatToStore", sink.rows().format().name()))
+        .add(DisplayData.item("formatToStore", sink.format().id().name()))
         .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
         .addIfNotNull(DisplayData.item("udfClassName", udfClassName));
   }

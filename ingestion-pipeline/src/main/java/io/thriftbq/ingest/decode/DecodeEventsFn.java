@@ -7,10 +7,10 @@ import io.thriftbq.ingest.convert.ThriftDecodeException;
 import io.thriftbq.ingest.convert.UnknownFields;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.udf.EventTransform;
 import io.thriftbq.ingest.udf.EventTransforms;
-import io.thriftbq.ingest.write.EventSink;
 import java.util.Map;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.metrics.Counter;
@@ -81,7 +81,7 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
 
   @Setup
   public void setup() {
-    converter = sink.rows().newConverter(converterConfig);
+    converter = sink.format().newConverter(converterConfig);
     // Loaded here too (validated at launch as well): a class that vanished from a worker's
     // classpath must fail the bundle loudly, never fall back to "no function".
     udf = udfClassName == null ? null : EventTransforms.load(udfClassName);

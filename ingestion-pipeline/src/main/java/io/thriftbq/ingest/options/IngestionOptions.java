@@ -23,6 +23,21 @@ import org.apache.beam.sdk.options.Validation;
 public interface IngestionOptions
     extends GcpOptions, StreamingOptions, BigQueryOptions, PubsubOptions, ThriftSchemaOptions {
 
+  // Defaults that code outside the options needs too (converters built without options, launch
+  // checks); the annotations below use them, so each is written once.
+
+  /** Default of {@code --maxThriftStringBytes}. */
+  int DEFAULT_MAX_THRIFT_STRING_BYTES = 10 * 1024 * 1024;
+
+  /** Default of {@code --maxThriftContainerElements}. */
+  int DEFAULT_MAX_THRIFT_CONTAINER_ELEMENTS = 1_000_000;
+
+  /** BigQuery's limit on one row, for streaming inserts and the Storage Write API alike. */
+  long BIGQUERY_MAX_ROW_BYTES = 10_000_000L;
+
+  /** Default of {@code --maxRowBytes}: below BigQuery's limit by a margin for the estimate. */
+  long DEFAULT_MAX_ROW_BYTES = 9_000_000L;
+
   @Description(
       "Pub/Sub subscription to read from, as projects/PROJECT/subscriptions/NAME. Set exactly one"
           + " of --subscription and --inputTopic.")
@@ -56,7 +71,7 @@ public interface IngestionOptions
   @Description(
       "Largest string or binary field, in bytes, that the decoder accepts; a larger declared length"
           + " is a dead letter rather than an allocation.")
-  @Default.Integer(10 * 1024 * 1024)
+  @Default.Integer(DEFAULT_MAX_THRIFT_STRING_BYTES)
   Integer getMaxThriftStringBytes();
 
   void setMaxThriftStringBytes(Integer value);
@@ -66,7 +81,7 @@ public interface IngestionOptions
           + " (values, column names, binary as base64, metadata columns) above this is a DECODE"
           + " dead letter with the event's bytes, because BigQuery refuses rows over 10 MB and"
           + " would otherwise fail or retry them. At most 10000000.")
-  @Default.Long(9_000_000L)
+  @Default.Long(DEFAULT_MAX_ROW_BYTES)
   Long getMaxRowBytes();
 
   void setMaxRowBytes(Long value);
@@ -74,7 +89,7 @@ public interface IngestionOptions
   @Description(
       "Largest list, set or map, in elements, that the decoder accepts; a larger declared size is a"
           + " dead letter rather than an allocation.")
-  @Default.Integer(1_000_000)
+  @Default.Integer(DEFAULT_MAX_THRIFT_CONTAINER_ELEMENTS)
   Integer getMaxThriftContainerElements();
 
   void setMaxThriftContainerElements(Integer value);
@@ -224,9 +239,8 @@ public interface IngestionOptions
           + " rejected row as JSON. Costs every element, failing or not: BigQueryIO builds a"
           + " fail-safe row holding the payload (base64) for each, the Storage API methods"
           + " JSON-encode and decode it, and the payload travels through the write shuffle of"
-          + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with TABLE_ROW, BEAM_ROW,"
-          + " AVRO_GENERIC_RECORD and PROTO_MESSAGE (whose rows carry the payload beside their"
-          + " bytes), with every write method.")
+          + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with every format and every write"
+          + " method.")
   @Default.Boolean(false)
   Boolean getKeepPayloadForWriteFailures();
 

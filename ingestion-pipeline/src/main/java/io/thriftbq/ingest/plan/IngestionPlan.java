@@ -1,10 +1,10 @@
 package io.thriftbq.ingest.plan;
 
 import io.thriftbq.ingest.convert.ConverterConfig;
+import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.write.EventSink;
+import io.thriftbq.ingest.write.TableSetup;
 import io.thriftbq.ingest.write.WriteSettings;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
@@ -19,11 +19,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param inputTopic the Pub/Sub topic to read, or null; with a subscription, exactly one is set
  *     when the pipeline reads Pub/Sub, neither when messages come from elsewhere (tests, embedding)
  * @param decoding the struct, protocol, limits and metadata columns the decoder works with
- * @param requestedFormat {@code --formatToStore} as given
  * @param sink the effective format's sink and element type: with streaming inserts, Avro and proto
  *     become TableRows (converted once, in the decoder); with {@code --keepPayloadForWriteFailures}
  *     elements carry their payload
  * @param write the event write's table and every tuning knob
+ * @param tableSetup what launch does to the tables before the run: schema update, creation, layout
  * @param deadLetterTable the dead-letter table
  * @param udfClassName the user function, or null
  * @param eventTimeAttribute the attribute with the event-creation time, or null
@@ -33,9 +33,9 @@ public record IngestionPlan(
     @Nullable String subscription,
     @Nullable String inputTopic,
     ConverterConfig decoding,
-    StorageFormat requestedFormat,
     EventSink<?, ?> sink,
     WriteSettings write,
+    TableSetup tableSetup,
     String deadLetterTable,
     @Nullable String udfClassName,
     @Nullable String eventTimeAttribute,
@@ -43,9 +43,9 @@ public record IngestionPlan(
 
   public IngestionPlan {
     Objects.requireNonNull(decoding, "decoding");
-    Objects.requireNonNull(requestedFormat, "requestedFormat");
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(write, "write");
+    Objects.requireNonNull(tableSetup, "tableSetup");
     Objects.requireNonNull(deadLetterTable, "deadLetterTable");
   }
 
@@ -88,9 +88,9 @@ public record IngestionPlan(
         subscription,
         inputTopic,
         decoding,
-        requestedFormat,
         sink,
         write,
+        tableSetup,
         deadLetterTable,
         udfClassName,
         eventTimeAttribute,

@@ -3,24 +3,25 @@ package io.thriftbq.ingest.plan;
 import com.google.api.services.bigquery.model.TableReference;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.convert.ConverterConfig;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.ingest.format.EventSink;
+import io.thriftbq.ingest.format.Format;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.udf.EventTransforms;
-import io.thriftbq.ingest.write.EventSink;
-import io.thriftbq.ingest.write.RowSink;
 import io.thriftbq.ingest.write.TableLayout;
+import io.thriftbq.ingest.write.TableSetup;
 import io.thriftbq.ingest.write.WriteSettings;
 import io.thriftbq.schema.ThriftSource;
 import io.thriftbq.schema.ThriftSources;
+import io.thriftbq.template.PubsubNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryHelpers;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -37,15 +38,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * rest.
  */
 final class IngestionPlanner {
-
-  // Pub/Sub ids: 3-255 characters, starting with a letter.
-  private static final String PUBSUB_ID = "[A-Za-z][-A-Za-z0-9._~+%]{2,254}";
-  private static final Pattern SUBSCRIPTION =
-      Pattern.compile("projects/[^/]+/subscriptions/" + PUBSUB_ID);
-  private static final Pattern TOPIC = Pattern.compile("projects/[^/]+/topics/" + PUBSUB_ID);
-
-  /** The formats whose write can carry the Thrift payload to BigQueryIO's fail-safe row. */
-  static final Set<StorageFormat> FORMATS_KEEPING_PAYLOAD = RowSink.formatsKeepingPayload();
 
   private IngestionPlanner() {}
 
@@ -80,15 +72,15 @@ final class IngestionPlanner {
     }
     if (options.getMaxRowBytes() == null
         || options.getMaxRowBytes() <= 0
-        || options.getMaxRowBytes() > ConverterConfig.BIGQUERY_MAX_ROW_BYTES) {
+        || options.getMaxRowBytes() > IngestionOptions.BIGQUERY_MAX_ROW_BYTES) {
       problems.add(
           "--maxRowBytes="
               + options.getMaxRowBytes()
               + " is outside 1.."
-              + ConverterConfig.BIGQUERY_MAX_ROW_BYTES
+              + IngestionOptions.BIGQUERY_MAX_ROW_BYTES
               + ": BigQuery refuses rows over 10 MB, so a larger limit would let rows through that"
               + " can never be written (default "
-              + ConverterConfig.DEFAULT_MAX_ROW_BYTES
+              + IngestionOptions.DEFAULT_MAX_ROW_BYTES
               + ")");
     }
     if (options.getSchemaUpdate() == null) {
@@ -128,7 +120,6 @@ final class IngestionPlanner {
       problems.addAll(write.problems(input.bounded()));
     }
     boolean keepPayload = Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures());
-    checkKeepPayload(keepPayload, format, FORMATS_KEEPING_PAYLOAD, problems);
 
     if (!problems.isEmpty()) {
       StringBuilder message = new StringBuilder("Invalid ingestion options:");
@@ -138,7 +129,20 @@ final class IngestionPlanner {
       throw new IllegalArgumentException(message.toString());
     }
 
-    RowSink<?> rows = RowSink.of(format).forMethod(method);
+    Objects.requireNonNull(write);
+    Objects.requireNonNull(schemas);
+    Format<?> effectiveFormat = Format.of(format).forMethod(method);
+    TableSetup tableSetup =
+        new TableSetup(
+            Objects.requireNonNull(options.getSchemaUpdate()),
+            write.createTable(),
+            List.of(
+                new TableSetup.Table(write.table(), schemas.tableSchema(), layout, true),
+                TableSetup.Table.fixed(
+                    deadLetterTable,
+                    DeadLetterSchema.tableSchema(),
+                    DeadLetterSchema.timePartitioning(),
+                    null)));
     return new IngestionPlan(
         blankToNull(options.getSubscription()),
         blankToNull(options.getInputTopic()),
@@ -151,9 +155,9 @@ final class IngestionPlanner {
             metadataColumns,
             Objects.requireNonNull(options.getUnknownEnumValues()),
             Objects.requireNonNull(options.getInvalidUtf8())),
-        format,
-        keepPayload ? EventSink.keepingPayload(rows) : EventSink.of(rows),
-        Objects.requireNonNull(write),
+        EventSink.of(effectiveFormat, keepPayload),
+        write,
+        tableSetup,
         Objects.requireNonNull(deadLetterTable),
         blankToNull(options.getUdfClassName()),
         blankToNull(options.getEventTimeAttribute()),
@@ -172,19 +176,21 @@ final class IngestionPlanner {
                   + "projects/PROJECT/subscriptions/NAME (or --inputTopic)");
       return;
     }
-    if (subscription && !SUBSCRIPTION.matcher(options.getSubscription().trim()).matches()) {
+    if (subscription && !PubsubNames.isSubscription(options.getSubscription().trim())) {
       problems.add(
           "--subscription="
               + options.getSubscription()
-              + " is not of the form projects/PROJECT/subscriptions/NAME (NAME: 3-255"
-              + " characters, starting with a letter)");
+              + " is not of the form projects/PROJECT/subscriptions/NAME ("
+              + PubsubNames.ID_RULE
+              + ")");
     }
-    if (topic && !TOPIC.matcher(options.getInputTopic().trim()).matches()) {
+    if (topic && !PubsubNames.isTopic(options.getInputTopic().trim())) {
       problems.add(
           "--inputTopic="
               + options.getInputTopic()
-              + " is not of the form projects/PROJECT/topics/NAME (NAME: 3-255 characters,"
-              + " starting with a letter)");
+              + " is not of the form projects/PROJECT/topics/NAME ("
+              + PubsubNames.ID_RULE
+              + ")");
     }
   }
 
@@ -310,27 +316,6 @@ final class IngestionPlanner {
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
       return TableLayout.NONE;
-    }
-  }
-
-  static void checkKeepPayload(
-      boolean keepPayload,
-      @Nullable StorageFormat format,
-      Set<StorageFormat> supported,
-      List<String> problems) {
-    if (keepPayload && format != null && !supported.contains(format)) {
-      List<String> names = new ArrayList<>();
-      for (StorageFormat each : supported) {
-        names.add(each.name());
-      }
-      problems.add(
-          "--keepPayloadForWriteFailures=true is not supported with --formatToStore="
-              + format
-              + ": its write path cannot carry the Thrift bytes to BigQueryIO's fail-safe row."
-              + " Use --formatToStore="
-              + String.join(" or ", names)
-              + ", or drop --keepPayloadForWriteFailures (rejected rows are then dead-lettered as"
-              + " JSON)");
     }
   }
 

@@ -10,6 +10,7 @@ import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.template.IdlParameters;
+import io.thriftbq.template.PubsubNames;
 import io.thriftbq.template.TemplateParameter;
 import io.thriftbq.template.TemplateSpec;
 import java.util.List;
@@ -52,9 +53,9 @@ public final class IngestionTemplate {
               List.of(
                   TemplateParameter.of(
                           "subscription", "Pub/Sub input subscription", SOURCE, PUBSUB_SUBSCRIPTION)
-                      .withRegex("^projects/[^/]+/subscriptions/[^/]+$"),
+                      .withRegex(PubsubNames.SUBSCRIPTION_REGEX),
                   TemplateParameter.of("inputTopic", "Pub/Sub input topic", SOURCE, PUBSUB_TOPIC)
-                      .withRegex("^projects/[^/]+/topics/[^/]+$"),
+                      .withRegex(PubsubNames.TOPIC_REGEX),
                   TemplateParameter.of("thriftClassName", "Thrift event class", DECODING, TEXT)
                       .withRegex(JAVA_CLASS),
                   TemplateParameter.of("thriftProtocol", "Thrift protocol", DECODING, ENUM)

@@ -5,10 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.api.services.bigquery.model.ErrorProto;
 import com.google.api.services.bigquery.model.TableDataInsertAllResponse;
 import com.google.api.services.bigquery.model.TableRow;
-import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.KeptPayload;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.io.Serializable;
@@ -123,16 +122,9 @@ final class FailedRows {
     }
 
     DeadLetter apply(@Nullable TableRow row, String error) {
-      KeptPayload kept = payloadKept ? FailsafeRow.read(row) : null;
+      DeadLetter kept = payloadKept ? FailsafeRow.deadLetter(row, error) : null;
       if (kept != null) {
-        EventMetadata metadata = kept.metadata();
-        return DeadLetter.ofEvent(
-            Stage.WRITE,
-            kept.payload(),
-            metadata.messageId(),
-            metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
-            metadata.attributes(),
-            error);
+        return kept;
       }
       // Without the flag; or, with it, a row Beam could not pair with its fail-safe row.
       TableRow safeRow = row == null ? new TableRow() : row;

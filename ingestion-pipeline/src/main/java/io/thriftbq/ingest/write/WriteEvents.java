@@ -4,6 +4,7 @@ import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Pr
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
+import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.joda.time.Duration;
 
 /**
  * Writes event elements to BigQuery and returns the rows BigQuery rejected as dead letters (stage
- * WRITE). The format's part of the write comes from the {@link EventSink} (see {@link RowSink});
+ * WRITE). The format's part of the write comes from the {@link EventSink} (see {@code Format});
  * every shared knob is applied here, in {@link #configure}, from {@link WriteSettings}, whose
  * {@link WriteSettings#problems} are the rules about them.
  *
@@ -77,16 +78,15 @@ public final class WriteEvents<R, E>
     List<String> problems = settings.problems(!unbounded);
     checkArgument(problems.isEmpty(), "Cannot write events: %s", problems);
     checkArgument(
-        sink.rows().forMethod(settings.method()) == sink.rows(),
-        "BigQueryIO does not write %s with %s: use RowSink.forMethod(...) for the sink",
-        sink.rows().format(),
+        sink.format().forMethod(settings.method()).id() == sink.format().id(),
+        "BigQueryIO does not write %s with %s: use Format.forMethod(...) for the sink",
+        sink.format(),
         settings.method());
 
     PCollection<E> elements =
         input.apply("HandToSink", ParDo.of(new HandToSinkFn<E>())).setCoder(sink.coder(schemas));
     BigQueryIO.Write<E> write = configure(sink.write(schemas), unbounded);
-    WriteResult result =
-        sink.rows().applying(schemas, () -> elements.apply("WriteToBigQuery", write));
+    WriteResult result = sink.applying(schemas, () -> elements.apply("WriteToBigQuery", write));
     return rejectedRows(result);
   }
 
@@ -155,7 +155,7 @@ public final class WriteEvents<R, E>
     super.populateDisplayData(builder);
     builder
         .add(DisplayData.item("outputTable", settings.table()))
-        .add(DisplayData.item("formatToStore", sink.rows().format().name()))
+        .add(DisplayData.item("formatToStore", sink.format().id().name()))
         .add(DisplayData.item("bigQueryWriteMethod", settings.method().name()))
         .add(DisplayData.item("autoSharding", settings.autoSharding()))
         .add(DisplayData.item("createTable", settings.createTable()))

@@ -72,7 +72,7 @@ public class ColumnRecordTest {
   public void convertedRecordsSurviveAvroCoder() throws Exception {
     EventSchemas schemas = EventSchemas.of(Event.class.getName(), MetadataColumns.ALL);
     EventConverter<GenericRecord> converter =
-        EventConverters.create(
+        TestConverters.create(
             ConverterConfig.of(Event.class.getName(), ThriftProtocol.BINARY, MetadataColumns.ALL),
             StorageFormat.AVRO_GENERIC_RECORD);
     Coder<GenericRecord> coder = AvroCoder.of(schemas.avroSchema());

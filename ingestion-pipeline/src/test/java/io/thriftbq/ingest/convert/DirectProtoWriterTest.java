@@ -62,16 +62,15 @@ public class DirectProtoWriterTest {
     return ConverterConfig.of(source(), protocol, MetadataColumns.ALL);
   }
 
-  private ThriftRowConverter<Object, ?> converter(ConverterConfig config) {
+  private ThriftRowConverter<EncodedRow, ?> converter(ConverterConfig config) {
     EventSchemas schemas = config.schemas();
     return new ThriftRowConverter<>(
         config, schemas, new ProtoMessageFormat(schemas.tableSchema(), schemas.rowDescriptor()));
   }
 
-  private static String outcome(ThriftRowConverter<Object, ?> converter, byte[] payload) {
+  private static String outcome(ThriftRowConverter<EncodedRow, ?> converter, byte[] payload) {
     try {
-      return HexFormat.of()
-          .formatHex(((EncodedRow) converter.fromBytes(payload, METADATA)).bytes());
+      return HexFormat.of().formatHex(converter.fromBytes(payload, METADATA).bytes());
     } catch (ThriftDecodeException | RuntimeException e) {
       return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
@@ -80,8 +79,8 @@ public class DirectProtoWriterTest {
   @Test
   public void sameBytesOrSameDeadLetterAsTheGeneralPath() {
     ConverterConfig config = config();
-    ThriftRowConverter<Object, ?> fast = converter(config);
-    ThriftRowConverter<Object, ?> general = converter(config).withoutDirectWriter();
+    ThriftRowConverter<EncodedRow, ?> fast = converter(config);
+    ThriftRowConverter<EncodedRow, ?> general = converter(config).withoutDirectWriter();
     Random random = new Random(17);
     int valid = 0;
     for (boolean complete : new boolean[] {false, true}) {

@@ -64,10 +64,10 @@ class EventConverterFuzzTest {
       ConverterConfig.of(EVENT, ThriftProtocol.BINARY, MetadataColumns.NONE);
 
   private static final EventConverter<TableRow> TABLE_ROWS =
-      EventConverters.create(BINARY, StorageFormat.TABLE_ROW);
+      TestConverters.create(BINARY, StorageFormat.TABLE_ROW);
 
   private static final EventConverter<TableRow> TABLE_ROWS_COMPACT =
-      EventConverters.create(
+      TestConverters.create(
           ConverterConfig.of(EVENT, ThriftProtocol.COMPACT, MetadataColumns.NONE),
           StorageFormat.TABLE_ROW);
 
@@ -143,10 +143,10 @@ class EventConverterFuzzTest {
       ThriftProtocol protocol) {
     static Formats of(ConverterConfig config) {
       return new Formats(
-          EventConverters.create(config, StorageFormat.TABLE_ROW),
-          EventConverters.create(config, StorageFormat.BEAM_ROW),
-          EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
-          EventConverters.create(config, StorageFormat.PROTO_MESSAGE),
+          TestConverters.create(config, StorageFormat.TABLE_ROW),
+          TestConverters.create(config, StorageFormat.BEAM_ROW),
+          TestConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
+          TestConverters.create(config, StorageFormat.PROTO_MESSAGE),
           config.protocol());
     }
   }
@@ -254,7 +254,7 @@ class EventConverterFuzzTest {
       ConverterConfig config = ConverterConfig.of(source, protocol, MetadataColumns.ALL);
       List<EventConverter<?>> converters = new ArrayList<>();
       for (StorageFormat format : StorageFormat.values()) {
-        converters.add(EventConverters.create(config, format));
+        converters.add(TestConverters.create(config, format));
       }
       return new SourceFormats(converters);
     }

@@ -103,7 +103,7 @@ public class EventConvertersTest {
   }
 
   private <T> EventConverter<T> converter(StorageFormat format) {
-    return EventConverters.create(config(), format);
+    return TestConverters.create(config(), format);
   }
 
   private ByteString tableRowProto(TableRow row) throws Exception {
@@ -171,8 +171,8 @@ public class EventConvertersTest {
   public void nonAsciiAndMalformedUtf8StringsGiveTheSameRowInEveryFormat() throws Exception {
     assumeTrue("needs the sample event's string fields", className.equals(Event.class.getName()));
     ConverterConfig replace = config().withRules(UnknownEnumValues.KEEP, InvalidUtf8.REPLACE);
-    EventConverter<TableRow> tableRows = EventConverters.create(replace, StorageFormat.TABLE_ROW);
-    EventConverter<Row> rows = EventConverters.create(replace, StorageFormat.BEAM_ROW);
+    EventConverter<TableRow> tableRows = TestConverters.create(replace, StorageFormat.TABLE_ROW);
+    EventConverter<Row> rows = TestConverters.create(replace, StorageFormat.BEAM_ROW);
     EventConverter<EncodedRow> messages = protoConverter(replace);
     byte[] payload = malformedUtf8Event();
     ByteString expected = tableRowProto(tableRows.fromBytes(payload, METADATA));
@@ -214,9 +214,9 @@ public class EventConvertersTest {
 
   private List<EventConverter<?>> everyFormat(ConverterConfig config) throws Exception {
     return List.of(
-        EventConverters.create(config, StorageFormat.TABLE_ROW),
-        EventConverters.create(config, StorageFormat.BEAM_ROW),
-        EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
+        TestConverters.create(config, StorageFormat.TABLE_ROW),
+        TestConverters.create(config, StorageFormat.BEAM_ROW),
+        TestConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
         protoConverter(config));
   }
 

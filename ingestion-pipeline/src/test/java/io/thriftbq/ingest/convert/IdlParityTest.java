@@ -112,9 +112,9 @@ public class IdlParityTest {
   private static List<EventConverter<?>> converters(ConverterConfig config, Descriptor message) {
     EventSchemas schemas = config.schemas();
     return List.of(
-        EventConverters.create(config, StorageFormat.TABLE_ROW),
-        EventConverters.create(config, StorageFormat.BEAM_ROW),
-        EventConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
+        TestConverters.create(config, StorageFormat.TABLE_ROW),
+        TestConverters.create(config, StorageFormat.BEAM_ROW),
+        TestConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
         new ThriftRowConverter<>(
             config, schemas, new ProtoMessageFormat(schemas.tableSchema(), message)));
   }

@@ -8,6 +8,7 @@ import static org.junit.Assert.assertThrows;
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.Descriptors.Descriptor;
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
@@ -75,8 +76,8 @@ public class RowSizeLimitTest {
         TableRowToStorageApiProto.SchemaInformation.fromTableSchema(
             TableRowToStorageApiProto.schemaToProtoTableSchema(schemas.tableSchema()));
     EventConverter<TableRow> unlimited =
-        EventConverters.create(
-            config(ConverterConfig.BIGQUERY_MAX_ROW_BYTES), StorageFormat.TABLE_ROW);
+        TestConverters.create(
+            config(IngestionOptions.BIGQUERY_MAX_ROW_BYTES), StorageFormat.TABLE_ROW);
     Random random = new Random(5);
     for (int i = 0; i < 100; i++) {
       byte[] payload = TestEvents.serialize(event(random), protocol);
@@ -88,13 +89,13 @@ public class RowSizeLimitTest {
               .getSerializedSize();
       int largest = Math.max(json, proto);
       EventConverter<TableRow> justBelow =
-          EventConverters.create(config(largest - 1), StorageFormat.TABLE_ROW);
+          TestConverters.create(config(largest - 1), StorageFormat.TABLE_ROW);
       assertThrows(
           "event " + i + ": the estimate is below the " + largest + " bytes sent",
           ThriftDecodeException.class,
           () -> justBelow.fromBytes(payload, METADATA));
       EventConverter<TableRow> roomy =
-          EventConverters.create(config(2L * largest + 64), StorageFormat.TABLE_ROW);
+          TestConverters.create(config(2L * largest + 64), StorageFormat.TABLE_ROW);
       assertEquals(row, roomy.fromBytes(payload, METADATA));
     }
   }
@@ -105,8 +106,8 @@ public class RowSizeLimitTest {
     byte[] payload = TestEvents.serialize(event(random), protocol);
     int json =
         BigQueryHelpers.toJsonString(
-                EventConverters.<TableRow>create(
-                        config(ConverterConfig.BIGQUERY_MAX_ROW_BYTES), StorageFormat.TABLE_ROW)
+                TestConverters.<TableRow>create(
+                        config(IngestionOptions.BIGQUERY_MAX_ROW_BYTES), StorageFormat.TABLE_ROW)
                     .fromBytes(payload, METADATA))
             .getBytes(StandardCharsets.UTF_8)
             .length;
@@ -115,7 +116,7 @@ public class RowSizeLimitTest {
     for (StorageFormat format :
         List.of(
             StorageFormat.TABLE_ROW, StorageFormat.BEAM_ROW, StorageFormat.AVRO_GENERIC_RECORD)) {
-      EventConverter<?> converter = EventConverters.create(small, format);
+      EventConverter<?> converter = TestConverters.create(small, format);
       ThriftDecodeException error =
           assertThrows(ThriftDecodeException.class, () -> converter.fromBytes(payload, METADATA));
       assertThat(error.getMessage(), containsString("--maxRowBytes=" + json / 2));

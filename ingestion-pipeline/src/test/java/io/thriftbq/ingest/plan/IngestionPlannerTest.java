@@ -4,21 +4,23 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.format.Format;
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.SchemaUpdate;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.testing.StepTable;
 import io.thriftbq.ingest.udf.NotATransform;
 import io.thriftbq.ingest.udf.ScriptedUdf;
+import io.thriftbq.ingest.write.TableSetup;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.Test;
@@ -58,7 +60,7 @@ public class IngestionPlannerTest {
   @Test
   public void protoMessageNeedsNoGeneratedClass() {
     IngestionPlan plain = plan(options(SUBSCRIPTION, "--formatToStore=PROTO_MESSAGE"));
-    assertEquals(StorageFormat.PROTO_MESSAGE, plain.sink().rows().format());
+    assertEquals(StorageFormat.PROTO_MESSAGE, plain.sink().format().id());
     plan(
         options(
             SUBSCRIPTION,
@@ -292,7 +294,7 @@ public class IngestionPlannerTest {
   }
 
   @Test
-  public void keepPayloadWorksWithEveryFormatThatCanCarryIt() {
+  public void keepPayloadWorksWithEveryFormatAndStep() {
     for (StorageFormat format : StorageFormat.values()) {
       for (List<String> step : StepTable.flagsByStep().values()) {
         List<String> args = new ArrayList<>(step);
@@ -300,53 +302,39 @@ public class IngestionPlannerTest {
         args.add("--formatToStore=" + format);
         args.add("--keepPayloadForWriteFailures=true");
         args.add(SUBSCRIPTION);
-        String[] all = args.toArray(new String[0]);
-        if (IngestionPlanner.FORMATS_KEEPING_PAYLOAD.contains(format)) {
-          plan(options(all));
-        } else {
-          assertInvalid(
-              "--keepPayloadForWriteFailures=true is not supported with --formatToStore=" + format,
-              all);
-        }
+        IngestionPlan plan = plan(options(args.toArray(new String[0])));
+        assertTrue(format + " " + step, plan.sink().keepsPayload());
+        assertEquals(
+            format + " " + step,
+            Format.of(format).forMethod(plan.write().method()).id(),
+            plan.sink().format().id());
       }
     }
   }
 
-  /** The option's help is prose; it must name exactly the formats the sinks can keep it for. */
+  /** The option's help is prose; it must not name a format it does not work with. */
   @Test
-  public void keepPayloadHelpNamesExactlyTheFormatsThatCanCarryIt() throws Exception {
+  public void keepPayloadHelpSaysItWorksWithEveryFormat() throws Exception {
     String help =
         IngestionOptions.class
             .getMethod("getKeepPayloadForWriteFailures")
             .getAnnotation(Description.class)
             .value();
-    for (StorageFormat format : StorageFormat.values()) {
-      assertEquals(
-          format + " in the help of --keepPayloadForWriteFailures",
-          IngestionPlanner.FORMATS_KEEPING_PAYLOAD.contains(format),
-          help.matches("(?s).*Works with [A-Za-z_, ]*\\b" + format.name() + "\\b.*"));
-    }
+    assertThat(help, containsString("Works with every format and every write method"));
   }
 
   @Test
-  public void keepPayloadWithAFormatThatCannotCarryItSaysWhatToChange() {
-    Set<StorageFormat> supported =
-        EnumSet.of(StorageFormat.TABLE_ROW, StorageFormat.AVRO_GENERIC_RECORD);
-    List<String> problems = new ArrayList<>();
-    IngestionPlanner.checkKeepPayload(true, StorageFormat.BEAM_ROW, supported, problems);
-    assertEquals(1, problems.size());
-    assertThat(
-        problems.get(0),
-        containsString(
-            "--keepPayloadForWriteFailures=true is not supported with --formatToStore=BEAM_ROW"));
-    assertThat(
-        problems.get(0), containsString("Use --formatToStore=TABLE_ROW or AVRO_GENERIC_RECORD"));
-    assertThat(problems.get(0), containsString("or drop --keepPayloadForWriteFailures"));
-
-    problems.clear();
-    IngestionPlanner.checkKeepPayload(false, StorageFormat.BEAM_ROW, supported, problems);
-    IngestionPlanner.checkKeepPayload(true, StorageFormat.TABLE_ROW, supported, problems);
-    assertEquals(List.of(), problems);
+  public void thePlanSetsUpTheOutputAndDeadLetterTables() {
+    IngestionPlan plan = plan(options(SUBSCRIPTION, "--schemaUpdate=FAIL", "--createTable=false"));
+    TableSetup setup = plan.tableSetup();
+    assertEquals(SchemaUpdate.FAIL, setup.schemaUpdate());
+    assertFalse(setup.createMissing());
+    assertEquals(
+        List.of(plan.outputTable(), plan.deadLetterTable()),
+        setup.tables().stream().map(TableSetup.Table::spec).toList());
+    assertTrue("the output table follows the IDL", setup.tables().get(0).followsIdl());
+    assertFalse("the dead-letter table has its own schema", setup.tables().get(1).followsIdl());
+    assertEquals(plan.schemas().tableSchema(), setup.tables().get(0).schema());
   }
 
   @Test

@@ -9,6 +9,8 @@ import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.format.FailsafeRow;
+import io.thriftbq.ingest.format.RowWithPayload;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -81,11 +83,12 @@ public class FailedRowsTest {
     byte[] payload = {0, 1, 2, -1, -128, 127};
     Map<String, String> attributes = Map.of("event_id", "7", "event_time_ms", "123");
     TableRow failsafe =
-        FailsafeRow.of(
-            new RowWithPayload<>(
-                new TableRow().set("event_id", "e-1"),
-                payload,
-                new EventMetadata("msg-7", PUBLISHED.getMillis(), attributes)));
+        FailsafeRow.<TableRow>function()
+            .apply(
+                new RowWithPayload<>(
+                    new TableRow().set("event_id", "e-1"),
+                    payload,
+                    new EventMetadata("msg-7", PUBLISHED.getMillis(), attributes)));
     // The Storage API paths carry the fail-safe row JSON-encoded.
     TableRow shipped =
         CoderUtils.decodeFromByteArray(
@@ -109,7 +112,8 @@ public class FailedRowsTest {
   @Test
   public void failsafeRowWithoutMetadataGivesADeadLetterWithoutIt() {
     TableRow failsafe =
-        FailsafeRow.of(new RowWithPayload<>(new TableRow(), new byte[] {9}, EventMetadata.EMPTY));
+        FailsafeRow.<TableRow>function()
+            .apply(new RowWithPayload<>(new TableRow(), new byte[] {9}, EventMetadata.EMPTY));
     DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(failsafe, "e");
     assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
     assertArrayEquals(new byte[] {9}, letter.payload());

@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.write;
+package io.thriftbq.ingest.format;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
@@ -9,7 +9,6 @@ import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
-import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.EventSchemas;
@@ -50,10 +49,13 @@ public class RowWithPayloadCoderTest {
   }
 
   private static <T> RowWithPayload<T> element(StorageFormat format) {
+    @SuppressWarnings("unchecked")
     EventConverter<T> converter =
-        EventConverters.create(
-            ConverterConfig.of(TestData.EVENT_CLASS, ThriftProtocol.BINARY, MetadataColumns.NONE),
-            format);
+        (EventConverter<T>)
+            Format.of(format)
+                .newConverter(
+                    ConverterConfig.of(
+                        TestData.EVENT_CLASS, ThriftProtocol.BINARY, MetadataColumns.NONE));
     try {
       return new RowWithPayload<>(
           converter.fromBytes(TestData.bytes(SEQUENCE), metadata()),
@@ -66,7 +68,7 @@ public class RowWithPayloadCoderTest {
 
   @SuppressWarnings("unchecked")
   private static <T> Coder<T> rowCoder(StorageFormat format) {
-    return (Coder<T>) RowSink.of(format).coder(SCHEMAS);
+    return (Coder<T>) Format.of(format).coder(SCHEMAS);
   }
 
   @Test

@@ -1,7 +1,6 @@
-package io.thriftbq.ingest.write;
+package io.thriftbq.ingest.format;
 
 import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.KeptPayload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,13 +52,8 @@ public final class RowWithPayloadCoder<T> extends StructuredCoder<RowWithPayload
   @Override
   public void encode(RowWithPayload<T> value, OutputStream out) throws IOException {
     rowCoder.encode(value.row(), out);
-    encodeKept(value.payload(), value.metadata(), out);
-  }
-
-  /** The payload and metadata, as every coder of kept payloads writes them. */
-  static void encodeKept(byte[] payload, EventMetadata metadata, OutputStream out)
-      throws IOException {
-    PAYLOAD.encode(payload, out);
+    PAYLOAD.encode(value.payload(), out);
+    EventMetadata metadata = value.metadata();
     MESSAGE_ID.encode(metadata.messageId(), out);
     PUBLISH_TIME.encode(metadata.publishTimeMillis(), out);
     Map<String, String> attributes = metadata.attributes();
@@ -73,11 +67,6 @@ public final class RowWithPayloadCoder<T> extends StructuredCoder<RowWithPayload
   @Override
   public RowWithPayload<T> decode(InputStream in) throws IOException {
     T row = rowCoder.decode(in);
-    KeptPayload kept = decodeKept(in);
-    return new RowWithPayload<>(row, kept.payload(), kept.metadata());
-  }
-
-  static KeptPayload decodeKept(InputStream in) throws IOException {
     byte[] payload = PAYLOAD.decode(in);
     String messageId = MESSAGE_ID.decode(in);
     long publishTimeMillis = PUBLISH_TIME.decode(in);
@@ -86,7 +75,8 @@ public final class RowWithPayloadCoder<T> extends StructuredCoder<RowWithPayload
     for (int i = 0; i < count; i++) {
       attributes.put(STRING.decode(in), STRING.decode(in));
     }
-    return new KeptPayload(payload, new EventMetadata(messageId, publishTimeMillis, attributes));
+    return new RowWithPayload<>(
+        row, payload, new EventMetadata(messageId, publishTimeMillis, attributes));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.write;
+package io.thriftbq.ingest.format;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
@@ -6,14 +6,10 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EncodedRow;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
-import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.KeptPayload;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.io.Serializable;
-import java.util.EnumSet;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.coders.Coder;
@@ -27,10 +23,12 @@ import org.apache.beam.sdk.values.Row;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * One storage format's way to BigQueryIO: the converter that produces its rows, their coder, and
- * the format's part of the BigQueryIO write, plain or keeping each row's payload for {@code
- * --keepPayloadForWriteFailures}. The settings every format shares (table, method, sharding,
- * triggering, creation) are applied by {@link WriteEvents}.
+ * Everything about one storage format ({@code --formatToStore}) in one place: the converter that
+ * makes its rows, their coder, and its part of the BigQueryIO write, plain or with each row's
+ * payload kept ({@link RowWithPayload}, for {@code --keepPayloadForWriteFailures}). The decode step
+ * asks it for a converter, the write step for its BigQueryIO write; neither knows the other. The
+ * settings every format shares (table, method, sharding, triggering, creation) are applied by the
+ * write step.
  *
  * <p>BigQueryIO refuses some pairings of format and method (Avro and protos with streaming inserts,
  * whose insertAll API takes JSON rows); {@link #forMethod} names the format that takes over, so the
@@ -38,13 +36,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @param <R> the row type: TableRow, Row, GenericRecord or EncodedRow
  */
-public abstract class RowSink<R> implements Serializable {
+public abstract sealed class Format<R> implements Serializable
+    permits Format.TableRows, Format.BeamRows, Format.GenericRecords, Format.EncodedRows {
   private static final long serialVersionUID = 1L;
 
-  RowSink() {}
+  private Format() {}
 
-  /** The sink of {@code format}. */
-  public static RowSink<?> of(StorageFormat format) {
+  /** The format of {@code format}: the one place a {@link StorageFormat} is switched on. */
+  public static Format<?> of(StorageFormat format) {
     return switch (format) {
       case TABLE_ROW -> new TableRows();
       case BEAM_ROW -> new BeamRows();
@@ -53,85 +52,52 @@ public abstract class RowSink<R> implements Serializable {
     };
   }
 
-  /** The formats whose write can hand a rejected row back with its payload. */
-  public static Set<StorageFormat> formatsKeepingPayload() {
-    Set<StorageFormat> formats = EnumSet.noneOf(StorageFormat.class);
-    for (StorageFormat format : StorageFormat.values()) {
-      if (of(format).canKeepPayload()) {
-        formats.add(format);
-      }
-    }
-    return formats;
-  }
+  public abstract StorageFormat id();
 
-  public abstract StorageFormat format();
-
-  /**
-   * The sink that writes with {@code method}: this one, or TableRows where BigQueryIO needs them.
-   */
-  public RowSink<?> forMethod(WriteMethod method) {
+  /** The format that writes with {@code method}: this one, or TableRows where BigQueryIO needs. */
+  public Format<?> forMethod(WriteMethod method) {
     return this;
   }
 
   /** A new converter into this format's rows; one per DoFn instance, reused for every element. */
   public abstract EventConverter<R> newConverter(ConverterConfig config);
 
+  /** The coder of this format's rows. */
   public abstract Coder<R> coder(EventSchemas schemas);
 
-  /** This format's BigQueryIO write; the shared settings are applied by {@link WriteEvents}. */
-  abstract BigQueryIO.Write<R> write(EventSchemas schemas);
-
-  /**
-   * Whether the write can take {@link RowWithPayload} elements and hand a rejected one back as its
-   * {@link FailsafeRow}: true exactly for the sinks that implement {@link #writeKeepingPayload}.
-   */
-  public boolean canKeepPayload() {
-    return false;
-  }
-
-  /** {@link #write} for {@link RowWithPayload} elements, with BigQueryIO's fail-safe function. */
-  BigQueryIO.Write<RowWithPayload<R>> writeKeepingPayload(EventSchemas schemas) {
-    throw new UnsupportedOperationException(
-        "--keepPayloadForWriteFailures is not supported with --formatToStore=" + format());
-  }
-
-  Coder<RowWithPayload<R>> coderKeepingPayload(EventSchemas schemas) {
+  /** The coder of this format's rows with their payload. */
+  public Coder<RowWithPayload<R>> coderKeepingPayload(EventSchemas schemas) {
     return RowWithPayloadCoder.of(coder(schemas));
   }
 
+  /** This format's BigQueryIO write; the shared settings are applied by the write step. */
+  public abstract BigQueryIO.Write<R> write(EventSchemas schemas);
+
   /**
-   * Whether the rows themselves can carry their payload ({@link #keepingPayload}) instead of being
-   * wrapped in {@link RowWithPayload}; BigQueryIO then takes them with {@link
-   * #writeCarryingPayload}.
+   * {@link #write} for rows with their payload: BigQueryIO builds each element's {@link
+   * FailsafeRow}, which it hands back for a row BigQuery rejects.
    */
-  boolean rowsCarryPayload() {
-    return false;
-  }
-
-  /** {@code row} carrying its payload and metadata; see {@link #rowsCarryPayload}. */
-  R keepingPayload(R row, byte[] payload, EventMetadata metadata) {
-    throw new UnsupportedOperationException(format() + " rows cannot carry a payload");
-  }
-
-  /** {@link #write} for rows that carry their payload, with BigQueryIO's fail-safe function. */
-  BigQueryIO.Write<R> writeCarryingPayload(EventSchemas schemas) {
-    throw new UnsupportedOperationException(format() + " rows cannot carry a payload");
-  }
+  public abstract BigQueryIO.Write<RowWithPayload<R>> writeKeepingPayload(EventSchemas schemas);
 
   /**
    * Applies this format's write: {@code apply} runs it. A format whose write needs something set
-   * while BigQueryIO expands (the direct proto rows' descriptor) wraps it here.
+   * while BigQueryIO expands (the encoded rows' descriptor) wraps it here.
    */
-  <T> T applying(EventSchemas schemas, Supplier<T> apply) {
+  public <T> T applying(EventSchemas schemas, Supplier<T> apply) {
     return apply.get();
   }
 
+  @Override
+  public String toString() {
+    return id().name();
+  }
+
   /** TableRows: the one format every method accepts. */
-  static final class TableRows extends RowSink<TableRow> {
+  static final class TableRows extends Format<TableRow> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public StorageFormat format() {
+    public StorageFormat id() {
       return StorageFormat.TABLE_ROW;
     }
 
@@ -146,17 +112,12 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
-    BigQueryIO.Write<TableRow> write(EventSchemas schemas) {
+    public BigQueryIO.Write<TableRow> write(EventSchemas schemas) {
       return BigQueryIO.writeTableRows().withSchema(schemas.tableSchema());
     }
 
     @Override
-    public boolean canKeepPayload() {
-      return true;
-    }
-
-    @Override
-    BigQueryIO.Write<RowWithPayload<TableRow>> writeKeepingPayload(EventSchemas schemas) {
+    public BigQueryIO.Write<RowWithPayload<TableRow>> writeKeepingPayload(EventSchemas schemas) {
       return BigQueryIO.<RowWithPayload<TableRow>>write()
           .withFormatFunction(new RowOf<>())
           .withFormatRecordOnFailureFunction(FailsafeRow.function())
@@ -165,11 +126,11 @@ public abstract class RowSink<R> implements Serializable {
   }
 
   /** Beam Rows, written with {@code useBeamSchema()}: the table schema comes from the coder. */
-  static final class BeamRows extends RowSink<Row> {
+  static final class BeamRows extends Format<Row> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public StorageFormat format() {
+    public StorageFormat id() {
       return StorageFormat.BEAM_ROW;
     }
 
@@ -186,41 +147,36 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
-    BigQueryIO.Write<Row> write(EventSchemas schemas) {
-      return BigQueryIO.<Row>write().useBeamSchema();
-    }
-
-    @Override
-    public boolean canKeepPayload() {
-      return true;
-    }
-
-    @Override
-    BigQueryIO.Write<RowWithPayload<Row>> writeKeepingPayload(EventSchemas schemas) {
-      return BigQueryIO.<RowWithPayload<Row>>write()
-          .useBeamSchema()
-          .withFormatRecordOnFailureFunction(FailsafeRow.function());
-    }
-
-    @Override
-    Coder<RowWithPayload<Row>> coderKeepingPayload(EventSchemas schemas) {
+    public Coder<RowWithPayload<Row>> coderKeepingPayload(EventSchemas schemas) {
       // useBeamSchema() needs a schema on its input; this coder gives it one, and still encodes
       // the payload wherever BigQueryIO encodes elements.
       return RowWithPayloadSchemaCoder.forSchema(schemas.beamSchema());
     }
+
+    @Override
+    public BigQueryIO.Write<Row> write(EventSchemas schemas) {
+      return BigQueryIO.<Row>write().useBeamSchema();
+    }
+
+    @Override
+    public BigQueryIO.Write<RowWithPayload<Row>> writeKeepingPayload(EventSchemas schemas) {
+      return BigQueryIO.<RowWithPayload<Row>>write()
+          .useBeamSchema()
+          .withFormatRecordOnFailureFunction(FailsafeRow.function());
+    }
   }
 
   /** Avro GenericRecords with the Avro schema (logical types) the rows were built with. */
-  static final class GenericRecords extends RowSink<GenericRecord> {
+  static final class GenericRecords extends Format<GenericRecord> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public StorageFormat format() {
+    public StorageFormat id() {
       return StorageFormat.AVRO_GENERIC_RECORD;
     }
 
     @Override
-    public RowSink<?> forMethod(WriteMethod method) {
+    public Format<?> forMethod(WriteMethod method) {
       return method == WriteMethod.STREAMING_INSERTS ? new TableRows() : this;
     }
 
@@ -235,7 +191,7 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
-    BigQueryIO.Write<GenericRecord> write(EventSchemas schemas) {
+    public BigQueryIO.Write<GenericRecord> write(EventSchemas schemas) {
       return BigQueryIO.writeGenericRecords()
           .withSchema(schemas.tableSchema())
           .withAvroSchemaFactory(new FixedAvroSchema(schemas.avroSchema().toString()))
@@ -243,12 +199,8 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
-    public boolean canKeepPayload() {
-      return true;
-    }
-
-    @Override
-    BigQueryIO.Write<RowWithPayload<GenericRecord>> writeKeepingPayload(EventSchemas schemas) {
+    public BigQueryIO.Write<RowWithPayload<GenericRecord>> writeKeepingPayload(
+        EventSchemas schemas) {
       return BigQueryIO.<RowWithPayload<GenericRecord>>write()
           .withAvroFormatFunction(new AvroRecordOf())
           .withFormatRecordOnFailureFunction(FailsafeRow.function())
@@ -263,16 +215,16 @@ public abstract class RowSink<R> implements Serializable {
    * are by {@code writeProtos}: no generated class (the descriptor is derived from the table schema
    * at launch), no parse, no re-encoding. Streaming inserts take TableRows instead.
    */
-  static final class EncodedRows extends RowSink<EncodedRow> {
+  static final class EncodedRows extends Format<EncodedRow> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public StorageFormat format() {
+    public StorageFormat id() {
       return StorageFormat.PROTO_MESSAGE;
     }
 
     @Override
-    public RowSink<?> forMethod(WriteMethod method) {
+    public Format<?> forMethod(WriteMethod method) {
       return method == WriteMethod.STREAMING_INSERTS ? new TableRows() : this;
     }
 
@@ -287,44 +239,24 @@ public abstract class RowSink<R> implements Serializable {
     }
 
     @Override
-    BigQueryIO.Write<EncodedRow> write(EventSchemas schemas) {
+    public BigQueryIO.Write<EncodedRow> write(EventSchemas schemas) {
       return BigQueryIO.writeProtos(EncodedRow.class).withSchema(schemas.tableSchema());
     }
 
     @Override
-    public boolean canKeepPayload() {
-      return true;
+    public BigQueryIO.Write<RowWithPayload<EncodedRow>> writeKeepingPayload(EventSchemas schemas) {
+      // writeProtos takes only messages; a RowWithPayload is one, whose bytes are its row's.
+      @SuppressWarnings({"unchecked", "rawtypes"})
+      BigQueryIO.Write<RowWithPayload<EncodedRow>> write =
+          (BigQueryIO.Write) BigQueryIO.writeProtos(RowWithPayload.class);
+      return write
+          .withSchema(schemas.tableSchema())
+          .withFormatRecordOnFailureFunction(FailsafeRow.function());
     }
 
     @Override
-    boolean rowsCarryPayload() {
-      return true;
-    }
-
-    @Override
-    EncodedRow keepingPayload(EncodedRow row, byte[] payload, EventMetadata metadata) {
-      return row.keeping(payload, metadata);
-    }
-
-    @Override
-    BigQueryIO.Write<EncodedRow> writeCarryingPayload(EventSchemas schemas) {
-      return write(schemas).withFormatRecordOnFailureFunction(new KeptFailsafeRow());
-    }
-
-    @Override
-    <T> T applying(EventSchemas schemas, Supplier<T> apply) {
+    public <T> T applying(EventSchemas schemas, Supplier<T> apply) {
       return EncodedRow.applyingWithDescriptor(schemas.rowDescriptor(), apply);
-    }
-  }
-
-  /** The fail-safe row of an {@link EncodedRow} that carries its payload. */
-  private static final class KeptFailsafeRow implements SerializableFunction<EncodedRow, TableRow> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public TableRow apply(EncodedRow row) {
-      KeptPayload kept = row.kept();
-      return kept == null ? new TableRow() : FailsafeRow.of(kept.payload(), kept.metadata());
     }
   }
 

@@ -1,13 +1,15 @@
-package io.thriftbq.ingest.write;
+package io.thriftbq.ingest.format;
 
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.convert.EventMetadata;
-import io.thriftbq.ingest.convert.KeptPayload;
+import io.thriftbq.ingest.deadletter.DeadLetter;
+import io.thriftbq.ingest.deadletter.Stage;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 
 /**
  * The fail-safe row of {@code --keepPayloadForWriteFailures}: what BigQueryIO's {@code
@@ -29,8 +31,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * The keys contain a dot, which no BigQuery column name can, so a rejected event row (which Beam
  * hands back instead when it has no fail-safe row for an element) is never mistaken for one.
  */
-final class FailsafeRow {
-  static final String PAYLOAD = "thriftbq.payload";
+public final class FailsafeRow {
+  public static final String PAYLOAD = "thriftbq.payload";
   static final String MESSAGE_ID = "thriftbq.message_id";
   static final String PUBLISH_TIME_MS = "thriftbq.publish_time_ms";
   static final String ATTRIBUTES = "thriftbq.attributes";
@@ -38,7 +40,7 @@ final class FailsafeRow {
   private FailsafeRow() {}
 
   /** BigQueryIO's {@code withFormatRecordOnFailureFunction} for elements of any row type. */
-  static <T> SerializableFunction<RowWithPayload<T>, TableRow> function() {
+  public static <T> SerializableFunction<RowWithPayload<T>, TableRow> function() {
     return new Format<>();
   }
 
@@ -62,10 +64,11 @@ final class FailsafeRow {
   }
 
   /**
-   * What {@code row} carries if it is a fail-safe row; null if it is not (an event row, or a
-   * fail-safe row damaged beyond reading), which the caller then dead-letters as the row itself.
+   * The WRITE dead letter of the event {@code row} carries, if it is a fail-safe row; null if it is
+   * not (an event row, or a fail-safe row damaged beyond reading), which the caller then
+   * dead-letters as the row itself.
    */
-  static @Nullable KeptPayload read(@Nullable TableRow row) {
+  public static @Nullable DeadLetter deadLetter(@Nullable TableRow row, String error) {
     if (row == null || !(row.get(PAYLOAD) instanceof String base64)) {
       return null;
     }
@@ -90,10 +93,13 @@ final class FailsafeRow {
             }
           });
     }
-    return new KeptPayload(
+    return DeadLetter.ofEvent(
+        Stage.WRITE,
         payload,
-        new EventMetadata(
-            messageId == null ? null : messageId.toString(), publishTime, attributes));
+        messageId == null ? null : messageId.toString(),
+        publishTime == EventMetadata.UNKNOWN_TIME ? null : new Instant(publishTime),
+        attributes,
+        error);
   }
 
   private static final class Format<T>

@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.write;
+package io.thriftbq.ingest.format;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,10 +1,9 @@
-package io.thriftbq.ingest.write;
+package io.thriftbq.ingest.format;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 
@@ -19,7 +18,8 @@ import org.junit.Test;
 /**
  * What {@code writeProtos(EncodedRow.class)} relies on: the descriptor only while the write is
  * applied (a Beam that reads it on workers fails this project's pipeline tests loudly), the bytes
- * as they are, and a coder that moves the bytes and nothing else unless a payload is kept.
+ * as they are, a coder that moves the bytes and nothing else; and the payload carrier, which is the
+ * encoded row when BigQueryIO sees it as a message.
  */
 public class EncodedRowTest {
   private static final byte[] ROW = {0x0a, 0x03, 'a', 'b', 'c', 0x10, 0x07};
@@ -49,21 +49,43 @@ public class EncodedRowTest {
   }
 
   @Test
-  public void theCoderMovesTheBytesAndAKeptPayloadOnlyWhenThereIsOne() throws Exception {
+  public void theCoderMovesTheBytesAndTheirLengthOnly() throws Exception {
     EncodedRow plain = new EncodedRow(ROW);
     EncodedRow decoded = CoderUtils.clone(EncodedRowCoder.of(), plain);
     assertArrayEquals(ROW, decoded.bytes());
-    assertNull(decoded.kept());
     assertEquals(
-        "length prefix, bytes, flag",
-        1 + ROW.length + 1,
+        "length prefix, bytes",
+        1 + ROW.length,
         CoderUtils.encodeToByteArray(EncodedRowCoder.of(), plain).length);
+  }
 
+  @Test
+  public void aRowWithPayloadIsItsEncodedRowAsAMessage() throws Exception {
     EventMetadata metadata = new EventMetadata("m-1", 1_700_000_000_000L, Map.of("k", "v"));
-    EncodedRow keeping = plain.keeping(new byte[] {1, 2, 3}, metadata);
-    EncodedRow back = CoderUtils.clone(EncodedRowCoder.of(), keeping);
-    assertArrayEquals(ROW, back.bytes());
-    assertArrayEquals(new byte[] {1, 2, 3}, back.kept().payload());
-    assertEquals(metadata, back.kept().metadata());
+    RowWithPayload<EncodedRow> element =
+        new RowWithPayload<>(new EncodedRow(ROW), new byte[] {1, 2, 3}, metadata);
+    assertSame(ROW, element.toByteArray());
+    assertEquals(ROW.length, element.getSerializedSize());
+    assertArrayEquals(ROW, element.toByteString().toByteArray());
+    var descriptor =
+        EventSchemas.of("io.thriftbq.sample.Event", MetadataColumns.NONE).rowDescriptor();
+    assertSame(
+        descriptor, EncodedRow.applyingWithDescriptor(descriptor, RowWithPayload::getDescriptor));
+
+    RowWithPayload<EncodedRow> back =
+        CoderUtils.clone(RowWithPayloadCoder.of(EncodedRowCoder.of()), element);
+    assertEquals(element, back);
+    assertArrayEquals(new byte[] {1, 2, 3}, back.payload());
+    assertEquals(metadata, back.metadata());
+  }
+
+  @Test
+  public void aRowWithPayloadOfAnotherFormatSaysItIsNoMessage() {
+    RowWithPayload<String> element =
+        new RowWithPayload<>("not a message", new byte[] {1}, EventMetadata.EMPTY);
+    assertThat(element.toString(), containsString("payloadBytes=1"));
+    assertThat(
+        assertThrows(UnsupportedOperationException.class, element::toByteArray).getMessage(),
+        containsString("only PROTO_MESSAGE rows are written as messages"));
   }
 }

@@ -1,0 +1,19 @@
+package io.thriftbq.ingest.convert;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Makes a format's row straight from the Thrift bytes, without the codec tree's intermediate column
+ * values (PROTO_MESSAGE's {@link DirectProtoWriter}). It may decline a payload it cannot take in
+ * one pass; the codec tree then decodes it, so both give the same row or the same failure.
+ *
+ * @param <R> the row type
+ */
+interface OnePassWriter<R> {
+
+  /**
+   * The row of {@code payload}, or null when the general path must decode it. Adds to the rules'
+   * row-size estimate as the codec tree would; the caller checks the total.
+   */
+  @Nullable R write(byte[] payload, EventMetadata metadata);
+}

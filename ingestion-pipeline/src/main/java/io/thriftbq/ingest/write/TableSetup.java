@@ -1,0 +1,93 @@
+package io.thriftbq.ingest.write;
+
+import com.google.api.services.bigquery.model.Clustering;
+import com.google.api.services.bigquery.model.TableSchema;
+import com.google.api.services.bigquery.model.TimePartitioning;
+import io.thriftbq.ingest.options.SchemaUpdate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * What launch does to the tables before the pipeline is built, decided by the plan: bring each
+ * existing table that follows the IDL up to the IDL's schema as {@code --schemaUpdate} says ({@link
+ * EvolveTableSchema}), then, with {@code --createTable}, create the missing ones with their schema
+ * and layout ({@link CreateMissingTables}). The only steps that talk to BigQuery before the run.
+ *
+ * @param schemaUpdate how tables that follow the IDL meet a changed IDL
+ * @param createMissing whether missing tables are created ({@code --createTable})
+ * @param tables every table the pipeline writes, in the order they are set up
+ */
+public record TableSetup(SchemaUpdate schemaUpdate, boolean createMissing, List<Table> tables) {
+
+  public TableSetup {
+    Objects.requireNonNull(schemaUpdate, "schemaUpdate");
+    tables = List.copyOf(tables);
+  }
+
+  /**
+   * One table the pipeline writes.
+   *
+   * @param spec PROJECT:DATASET.TABLE or DATASET.TABLE
+   * @param schema the schema the pipeline's rows have
+   * @param layout partitioning and clustering of a created table
+   * @param followsIdl whether the schema comes from the IDL, so an existing table is evolved
+   */
+  public record Table(String spec, TableSchema schema, TableLayout layout, boolean followsIdl) {
+    public Table {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(schema, "schema");
+      Objects.requireNonNull(layout, "layout");
+    }
+
+    /** A table with a fixed layout, such as the dead-letter table's. */
+    public static Table fixed(
+        String spec,
+        TableSchema schema,
+        @Nullable TimePartitioning timePartitioning,
+        @Nullable Clustering clustering) {
+      return new Table(spec, schema, new TableLayout(timePartitioning, clustering), false);
+    }
+  }
+
+  /**
+   * Evolves, then creates, as decided.
+   *
+   * @param options the pipeline's options, for BigQuery's clients (project, endpoint, credentials)
+   * @param services the services the pipeline writes through (Beam's fakes, local mode's), or null
+   *     for the real ones
+   * @return what was done, one line each (schema changes applied, tables created)
+   * @throws IllegalArgumentException for an incompatible table or one that cannot be created,
+   *     saying what to change
+   */
+  public List<String> run(BigQueryOptions options, @Nullable BigQueryServices services) {
+    List<String> done = new ArrayList<>();
+    for (Table table : tables) {
+      if (table.followsIdl()) {
+        for (String change :
+            EvolveTableSchema.apply(
+                options, table.spec(), table.schema(), schemaUpdate, services, null)) {
+          done.add(table.spec() + ": " + change);
+        }
+      }
+    }
+    if (createMissing) {
+      List<CreateMissingTables.Wanted> wanted = new ArrayList<>();
+      for (Table table : tables) {
+        wanted.add(
+            new CreateMissingTables.Wanted(
+                table.spec(),
+                table.schema(),
+                table.layout().timePartitioning(),
+                table.layout().clustering()));
+      }
+      for (String created : CreateMissingTables.apply(options, wanted, services)) {
+        done.add(created + ": created");
+      }
+    }
+    return done;
+  }
+}
