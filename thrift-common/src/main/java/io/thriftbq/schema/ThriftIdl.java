@@ -74,6 +74,18 @@ public final class ThriftIdl {
       throw new IllegalArgumentException(
           "No struct named: set --thriftStruct to the struct of your events in " + idlFile);
     }
+    return loadAll(idlFile, includePaths, List.of(structName), "--thriftStruct").get(0);
+  }
+
+  /**
+   * Loads each of {@code structNames} from the IDL at {@code idlFile}, parsing it once; structs
+   * they share are shared (one {@link ThriftStruct} each).
+   *
+   * @param option the option that named the structs, for messages
+   * @throws IllegalArgumentException with file, line and what to change
+   */
+  public static List<ThriftStruct> loadAll(
+      Path idlFile, List<Path> includePaths, List<String> structNames, String option) {
     if (!Files.isRegularFile(idlFile)) {
       throw new IllegalArgumentException(
           "IDL file " + idlFile + " does not exist or is not a file: check --thriftIdl");
@@ -97,8 +109,12 @@ public final class ThriftIdl {
       throw new IllegalArgumentException(
           "The IDL " + idlFile + " cannot be read: " + e.getMessage(), e);
     }
-    StructType root = find(schema, structName.trim(), idlFile);
-    return new Converter(schema).struct(root);
+    Converter converter = new Converter(schema);
+    List<ThriftStruct> structs = new ArrayList<>();
+    for (String name : structNames) {
+      structs.add(converter.struct(find(schema, name.trim(), idlFile, option)));
+    }
+    return structs;
   }
 
   /**
@@ -166,7 +182,7 @@ public final class ThriftIdl {
         .collect(Collectors.joining("; "));
   }
 
-  private static StructType find(Schema schema, String wanted, Path idlFile) {
+  private static StructType find(Schema schema, String wanted, Path idlFile, String option) {
     List<StructType> all = new ArrayList<>(schema.getStructs());
     all.addAll(schema.getUnions());
     all.addAll(schema.getExceptions());
@@ -181,7 +197,8 @@ public final class ThriftIdl {
         all.stream().map(ThriftIdl::qualifiedName).sorted().collect(Collectors.joining(", "));
     if (matches.isEmpty()) {
       throw new IllegalArgumentException(
-          "--thriftStruct="
+          option
+              + "="
               + wanted
               + ": no struct, union or exception of that name in "
               + idlFile
@@ -189,7 +206,8 @@ public final class ThriftIdl {
               + (known.isEmpty() ? "none" : known));
     }
     throw new IllegalArgumentException(
-        "--thriftStruct="
+        option
+            + "="
             + wanted
             + " is ambiguous: "
             + matches.stream().map(ThriftIdl::qualifiedName).collect(Collectors.joining(", "))

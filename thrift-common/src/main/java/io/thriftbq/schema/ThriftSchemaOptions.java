@@ -1,5 +1,6 @@
 package io.thriftbq.schema;
 
+import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
 
@@ -31,4 +32,31 @@ public interface ThriftSchemaOptions extends PipelineOptions {
   String getThriftStruct();
 
   void setThriftStruct(String value);
+
+  @Description(
+      "Several structs of --thriftIdl, comma-separated, each to its own table: for example"
+          + " Order,Refund,Click (FILE.Name when a name alone is ambiguous). Each message names its"
+          + " struct in the --structAttribute attribute; with --thriftUnion, narrows the union's"
+          + " members instead. The data generator also takes a weight per struct"
+          + " (Order:5,Refund:1,Click:94). Use instead of --thriftStruct.")
+  String getThriftStructs();
+
+  void setThriftStructs(String value);
+
+  @Description(
+      "A union of --thriftIdl that wraps every event type (union AnyEvent { 1: Order order; 2:"
+          + " Refund refund; ... }): each message holds the union, and each member that is a struct"
+          + " goes to its own table. Use instead of --thriftStruct; --thriftStructs may narrow the"
+          + " members.")
+  String getThriftUnion();
+
+  void setThriftUnion(String value);
+
+  @Description(
+      "Message attribute whose value names the message's struct (its name, or FILE.Name), when"
+          + " --thriftStructs names several structs without --thriftUnion.")
+  @Default.String(EventTypes.DEFAULT_STRUCT_ATTRIBUTE)
+  String getStructAttribute();
+
+  void setStructAttribute(String value);
 }

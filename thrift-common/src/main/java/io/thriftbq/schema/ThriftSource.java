@@ -41,6 +41,38 @@ public sealed interface ThriftSource extends Serializable
         idlPath.trim(), includes, structName.trim(), ThriftIdl.fingerprint(struct), struct);
   }
 
+  /**
+   * Several structs read now from one IDL file, parsed once; see {@link #idl}.
+   *
+   * @throws IllegalArgumentException with file, line and what to change when the IDL cannot be used
+   */
+  static List<ThriftSource> idls(
+      String idlPath, List<String> includePaths, List<String> names, String option) {
+    if (idlPath == null || idlPath.isBlank()) {
+      throw new IllegalArgumentException("--thriftIdl is empty: name your .thrift file");
+    }
+    List<String> includes = includePaths == null ? List.of() : List.copyOf(includePaths);
+    IdlFiles.Local local = IdlFiles.localize(idlPath.trim(), includes);
+    List<ThriftStruct> structs =
+        ThriftIdl.loadAll(local.idlFile(), local.includePaths(), names, option);
+    List<ThriftSource> sources = new java.util.ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      sources.add(ofIdlStruct(idlPath, includes, names.get(i).trim(), structs.get(i)));
+    }
+    return sources;
+  }
+
+  /** A struct already read from the IDL at {@code idlPath} (a union's member, for example). */
+  static ThriftSource ofIdlStruct(
+      String idlPath, List<String> includePaths, String structName, ThriftStruct struct) {
+    return new Idl(
+        idlPath.trim(),
+        List.copyOf(includePaths),
+        structName,
+        ThriftIdl.fingerprint(struct),
+        struct);
+  }
+
   /** A struct described by its Thrift-generated Java class. */
   record GeneratedClass(String className) implements ThriftSource {
     public GeneratedClass {

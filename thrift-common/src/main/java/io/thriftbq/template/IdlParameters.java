@@ -11,7 +11,9 @@ import java.util.List;
 public final class IdlParameters {
   private IdlParameters() {}
 
-  /** The three IDL parameters, in {@code group}. */
+  private static final String NAME = "[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?";
+
+  /** The IDL parameters, in {@code group}. */
   public static List<TemplateParameter> in(String group) {
     return List.of(
         TemplateParameter.of(
@@ -24,7 +26,18 @@ public final class IdlParameters {
             TemplateParameter.ParamType.TEXT),
         TemplateParameter.of(
                 "thriftStruct", "Struct of the IDL", group, TemplateParameter.ParamType.TEXT)
-            .withRegex("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?$"));
+            .withRegex("^" + NAME + "$"),
+        TemplateParameter.of(
+                "thriftStructs", "Structs of the IDL", group, TemplateParameter.ParamType.TEXT)
+            .withRegex("^" + NAME + "(:[0-9.]+)?( *, *" + NAME + "(:[0-9.]+)?)*$"),
+        TemplateParameter.of(
+                "thriftUnion", "Union of the IDL", group, TemplateParameter.ParamType.TEXT)
+            .withRegex("^" + NAME + "$"),
+        TemplateParameter.of(
+            "structAttribute",
+            "Attribute naming the struct",
+            group,
+            TemplateParameter.ParamType.TEXT));
   }
 
   /** {@code parameters} with the IDL parameters (in {@code group}) right after {@code name}. */
