@@ -4,14 +4,18 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.GatherDeadLetters;
 import io.thriftbq.ingest.decode.DecodeEvents;
 import io.thriftbq.ingest.decode.DecodeResult;
+import io.thriftbq.ingest.decode.DecodeTarget;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.plan.IngestionPlan;
+import io.thriftbq.ingest.plan.TypePlan;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -127,13 +131,14 @@ public final class IngestionPipeline {
   public static PCollection<DeadLetter> ingest(
       PCollection<PubsubMessage> messages, IngestionPlan plan) {
     UnpackResult unpacked = messages.apply("Unpack", UnpackMessages.create());
-    DecodedAndWritten written = decodeAndWrite(unpacked.events(), plan, plan.sink());
-
+    PCollectionList<DeadLetter> failures =
+        decodeAndWrite(unpacked.events(), plan, plan.sink()).and(unpacked.deadLetters());
     PCollection<DeadLetter> deadLetters =
-        PCollectionList.of(unpacked.deadLetters())
-            .and(written.decodeFailures())
-            .and(written.rejected())
-            .apply("AllDeadLetters", GatherDeadLetters.forTable(plan.outputTable()));
+        failures.apply(
+            "AllDeadLetters",
+            plan.isSingleType()
+                ? GatherDeadLetters.forTable(plan.outputTable())
+                : GatherDeadLetters.unstamped());
     deadLetters
         .apply(
             "WriteDeadLetters",
@@ -144,25 +149,36 @@ public final class IngestionPipeline {
     return deadLetters;
   }
 
-  private record DecodedAndWritten(
-      PCollection<DeadLetter> decodeFailures, PCollection<DeadLetter> rejected) {}
-
-  /** Binds the sink's element type once, for both the decoder and the write. */
-  private static <R, E> DecodedAndWritten decodeAndWrite(
+  /**
+   * Decodes every type and writes each to its table; binds the sink's element type once, for both
+   * the decoder and the writes. Returns the decoder's and every write's dead letters.
+   */
+  private static <R, E> PCollectionList<DeadLetter> decodeAndWrite(
       PCollection<PubsubMessage> events, IngestionPlan plan, EventSink<R, E> sink) {
+    List<DecodeTarget> targets = new ArrayList<>();
+    for (TypePlan type : plan.types()) {
+      targets.add(new DecodeTarget(type.name(), type.table(), type.decoding()));
+    }
     DecodeResult<E> decoded =
         events.apply(
             "Decode",
-            DecodeEvents.into(sink, plan.decoding())
+            DecodeEvents.routing(sink, plan.router(), targets)
                 .withUdfClassName(plan.udfClassName())
                 .withEventTimeAttribute(plan.eventTimeAttribute()));
-    PCollection<DeadLetter> rejected =
-        decoded
-            .rows()
-            .apply(
-                "WriteEvents",
-                WriteEvents.of(sink, plan.schemas(), plan.write())
-                    .withTestServices(plan.bigQueryServices()));
-    return new DecodedAndWritten(decoded.deadLetters(), rejected);
+    PCollectionList<DeadLetter> deadLetters = PCollectionList.of(decoded.deadLetters());
+    for (int i = 0; i < plan.types().size(); i++) {
+      TypePlan type = plan.types().get(i);
+      // A single-type job keeps the step names it always had (a Dataflow update matches by name).
+      String suffix = plan.isSingleType() ? "" : "_" + type.type().tableName();
+      WriteEvents<R, E> write =
+          WriteEvents.of(sink, type.schemas(), type.write())
+              .withTestServices(plan.bigQueryServices());
+      if (!plan.isSingleType()) {
+        write = write.forStruct(type.name());
+      }
+      PCollection<DeadLetter> rejected = decoded.rows(i).apply("WriteEvents" + suffix, write);
+      deadLetters = deadLetters.and(rejected);
+    }
+    return deadLetters;
   }
 }

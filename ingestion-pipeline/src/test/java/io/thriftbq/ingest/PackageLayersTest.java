@@ -38,6 +38,7 @@ public class PackageLayersTest {
           "format",
           "udf",
           "read",
+          "route",
           "decode",
           "write",
           "plan",

@@ -57,13 +57,25 @@ public record EventTypes(
       }
     }
 
-    /** The struct's IDL name: what {@code {struct}} in a table name and the attribute use. */
+    /**
+     * The struct's IDL name (a generated class's simple name): what {@code {struct}} in a table
+     * name and the attribute use. Known without loading a class, so a launch can report a class
+     * that is not a struct with everything else.
+     */
     public String name() {
+      if (source instanceof ThriftSource.GeneratedClass generated) {
+        String className = generated.className();
+        return className.substring(
+            Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1);
+      }
       return source.resolve().name();
     }
 
     /** {@code program.Name} for an IDL struct, the class name for a generated one. */
     public String qualifiedName() {
+      if (source instanceof ThriftSource.GeneratedClass generated) {
+        return generated.className();
+      }
       return source.resolve().qualifiedName();
     }
 

@@ -21,7 +21,9 @@ import org.joda.time.Instant;
  * @param publishTime Pub/Sub publish time, or null when unknown
  * @param attributes Pub/Sub message attributes, never null
  * @param failedAt when the pipeline gave up on the event
- * @param eventTable the output table the event was meant for
+ * @param eventTable the output table the event was meant for, or empty when it cannot be known (a
+ *     message of a many-types job that names no struct the job ingests)
+ * @param eventStruct the struct the event was routed to (many types), or empty
  */
 @DefaultCoder(DeadLetterCoder.class)
 public record DeadLetter(
@@ -33,7 +35,8 @@ public record DeadLetter(
     @Nullable Instant publishTime,
     Map<String, String> attributes,
     Instant failedAt,
-    String eventTable) {
+    String eventTable,
+    String eventStruct) {
 
   /** Long enough for a stack-less cause chain, short enough not to bloat the dead-letter table. */
   static final int MAX_ERROR_CHARS = 4096;
@@ -46,6 +49,7 @@ public record DeadLetter(
     errorMessage = errorMessage == null ? "" : errorMessage;
     attributes = attributes == null ? Map.of() : attributes;
     eventTable = eventTable == null ? "" : eventTable;
+    eventStruct = eventStruct == null ? "" : eventStruct;
   }
 
   /** An envelope (stage UNPACK) that could not be unpacked: the whole message body is kept. */
@@ -64,6 +68,7 @@ public record DeadLetter(
         publishTime,
         attributes,
         Instant.now(),
+        "",
         "");
   }
 
@@ -87,6 +92,7 @@ public record DeadLetter(
         publishTime,
         attributes,
         Instant.now(),
+        "",
         "");
   }
 
@@ -106,14 +112,28 @@ public record DeadLetter(
         publishTime,
         attributes,
         Instant.now(),
+        "",
         "");
   }
 
   /**
-   * This dead letter with the output table it was meant for; the pipeline stamps every dead letter
-   * once, where they are gathered, so the steps that make them need not know the table.
+   * A message that could not be routed (stage ROUTE) in a many-types job: it names no struct the
+   * job ingests, or its union holds no such member. The message's own bytes are kept.
    */
-  public DeadLetter withEventTable(String table) {
+  public static DeadLetter ofUnrouted(
+      byte[] payload,
+      @Nullable String messageId,
+      @Nullable Instant publishTime,
+      Map<String, String> attributes,
+      String errorMessage) {
+    return ofEvent(Stage.ROUTE, payload, messageId, publishTime, attributes, errorMessage);
+  }
+
+  /**
+   * This dead letter with the output table and struct it was meant for; the pipeline stamps dead
+   * letters where it knows them, so the steps that make them need not.
+   */
+  public DeadLetter withEvent(String table, String struct) {
     return new DeadLetter(
         payload,
         payloadFormat,
@@ -123,7 +143,13 @@ public record DeadLetter(
         publishTime,
         attributes,
         failedAt,
-        table);
+        table,
+        struct);
+  }
+
+  /** This dead letter with the output table it was meant for (its struct unchanged). */
+  public DeadLetter withEventTable(String table) {
+    return withEvent(table, eventStruct);
   }
 
   /**
@@ -171,7 +197,8 @@ public record DeadLetter(
         && Objects.equals(publishTime, that.publishTime)
         && attributes.equals(that.attributes)
         && failedAt.equals(that.failedAt)
-        && eventTable.equals(that.eventTable);
+        && eventTable.equals(that.eventTable)
+        && eventStruct.equals(that.eventStruct);
   }
 
   @Override
@@ -185,7 +212,8 @@ public record DeadLetter(
         publishTime,
         attributes,
         failedAt,
-        eventTable);
+        eventTable,
+        eventStruct);
   }
 
   @Override
@@ -206,6 +234,8 @@ public record DeadLetter(
         + failedAt
         + ", eventTable="
         + eventTable
+        + ", eventStruct="
+        + eventStruct
         + ", error="
         + errorMessage
         + "}";

@@ -48,6 +48,7 @@ public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
     ATTRIBUTES.encode(value.attributes(), out);
     INSTANT.encode(value.failedAt(), out);
     STRING.encode(value.eventTable(), out);
+    STRING.encode(value.eventStruct(), out);
   }
 
   @Override
@@ -61,6 +62,7 @@ public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
         NULLABLE_INSTANT.decode(in),
         ATTRIBUTES.decode(in),
         INSTANT.decode(in),
+        STRING.decode(in),
         STRING.decode(in));
   }
 

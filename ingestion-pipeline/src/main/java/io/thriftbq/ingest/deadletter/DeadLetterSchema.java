@@ -14,7 +14,8 @@ import org.joda.time.Instant;
 /**
  * The dead-letter table: its schema (also exported for Terraform by the schema exporter) and the
  * mapping of a {@link DeadLetter} to a row of it. The schema does not depend on the event class, so
- * one dead-letter table can serve several pipelines; {@code event_table} tells their rows apart.
+ * one dead-letter table can serve several pipelines and every struct of a many-types job; {@code
+ * event_table} and {@code struct} tell their rows apart.
  */
 public final class DeadLetterSchema {
   public static final String PAYLOAD = "payload";
@@ -28,6 +29,7 @@ public final class DeadLetterSchema {
   public static final String ATTRIBUTE_VALUE = "value";
   public static final String FAILED_AT = "failed_at";
   public static final String EVENT_TABLE = "event_table";
+  public static final String STRUCT = "struct";
 
   private DeadLetterSchema() {}
 
@@ -48,6 +50,8 @@ public final class DeadLetterSchema {
                     column(ATTRIBUTE_VALUE, "STRING", "NULLABLE"))));
     fields.add(column(FAILED_AT, "TIMESTAMP", "NULLABLE"));
     fields.add(column(EVENT_TABLE, "STRING", "NULLABLE"));
+    // Added with many event types per job; launch adds it to an existing dead-letter table.
+    fields.add(column(STRUCT, "STRING", "NULLABLE"));
     return new TableSchema().setFields(fields);
   }
 
@@ -86,6 +90,9 @@ public final class DeadLetterSchema {
     row.set(ATTRIBUTES, attributes);
     row.set(FAILED_AT, timestamp(deadLetter.failedAt()));
     row.set(EVENT_TABLE, deadLetter.eventTable());
+    if (!deadLetter.eventStruct().isEmpty()) {
+      row.set(STRUCT, deadLetter.eventStruct());
+    }
     return row;
   }
 

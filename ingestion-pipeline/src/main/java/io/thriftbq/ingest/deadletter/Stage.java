@@ -4,6 +4,11 @@ package io.thriftbq.ingest.deadletter;
 public enum Stage {
   /** The Pub/Sub message was marked as an envelope but could not be unpacked. */
   UNPACK,
+  /**
+   * A many-types job could not tell the message's struct: the attribute naming it is missing or
+   * names a struct the job does not ingest, or the union holds no member the job ingests.
+   */
+  ROUTE,
   /** The payload is not a valid serialized event of the configured class and protocol. */
   DECODE,
   /** The user function threw, or returned something that is not the configured event class. */

@@ -1,10 +1,16 @@
 package io.thriftbq.ingest.decode;
 
+import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
+
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
 import io.thriftbq.ingest.format.EventSink;
+import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.udf.EventTransforms;
+import io.thriftbq.schema.EventTypes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -21,7 +27,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Decodes Pub/Sub messages holding one serialized Thrift event each into the sink's elements,
  * applying the optional user function; failures go to the dead-letter output with stage DECODE,
- * TRANSFORM or CONVERT and the original bytes.
+ * TRANSFORM or CONVERT and the original bytes. In a many-types job each message is first routed to
+ * its type ({@link EventRouter}); one output per type, and a message no type takes is a ROUTE dead
+ * letter. Routing and decoding are one step, so the message is looked at once.
  *
  * <p>The {@link EventSink} fixes the element type once: the format's rows, or each row with its
  * message for {@code --keepPayloadForWriteFailures}; the write takes the same sink, so both sides
@@ -33,37 +41,55 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class DecodeEvents<R, E>
     extends PTransform<PCollection<PubsubMessage>, DecodeResult<E>> {
   private final EventSink<R, E> sink;
-  private final ConverterConfig converterConfig;
+  private final List<DecodeTarget> targets;
+  private final EventRouter router;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
 
   private DecodeEvents(
       EventSink<R, E> sink,
-      ConverterConfig converterConfig,
+      List<DecodeTarget> targets,
+      EventRouter router,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute) {
     this.sink = Objects.requireNonNull(sink, "sink");
-    this.converterConfig = Objects.requireNonNull(converterConfig, "converterConfig");
+    this.targets = List.copyOf(targets);
+    this.router = Objects.requireNonNull(router, "router");
     this.udfClassName = udfClassName;
     this.eventTimeAttribute = eventTimeAttribute;
   }
 
-  /** Decodes with {@code converterConfig} into the elements of {@code sink}. */
+  /** Decodes one type with {@code converterConfig} into the elements of {@code sink}. */
   public static <R, E> DecodeEvents<R, E> into(
       EventSink<R, E> sink, ConverterConfig converterConfig) {
-    return new DecodeEvents<>(sink, converterConfig, null, null);
+    EventTypes single = EventTypes.single(converterConfig.source());
+    return new DecodeEvents<>(
+        sink,
+        List.of(new DecodeTarget(single.types().get(0).name(), "", converterConfig)),
+        EventRouter.of(single, converterConfig.protocol()),
+        null,
+        null);
+  }
+
+  /**
+   * Routes with {@code router} and decodes into the elements of {@code sink}, one output per
+   * target, in the router's type order.
+   */
+  public static <R, E> DecodeEvents<R, E> routing(
+      EventSink<R, E> sink, EventRouter router, List<DecodeTarget> targets) {
+    return new DecodeEvents<>(sink, targets, router, null, null);
   }
 
   /** Applies the {@code EventTransform} class {@code className}; null or empty means none. */
   public DecodeEvents<R, E> withUdfClassName(@Nullable String className) {
     String udf = className == null || className.isBlank() ? null : className.trim();
-    return new DecodeEvents<>(sink, converterConfig, udf, eventTimeAttribute);
+    return new DecodeEvents<>(sink, targets, router, udf, eventTimeAttribute);
   }
 
   /** Attribute holding the event-creation time in epoch milliseconds; null uses publish time. */
   public DecodeEvents<R, E> withEventTimeAttribute(@Nullable String attribute) {
     String name = attribute == null || attribute.isBlank() ? null : attribute;
-    return new DecodeEvents<>(sink, converterConfig, udfClassName, name);
+    return new DecodeEvents<>(sink, targets, router, udfClassName, name);
   }
 
   @Override
@@ -76,36 +102,59 @@ public final class DecodeEvents<R, E>
 
   @Override
   public DecodeResult<E> expand(PCollection<PubsubMessage> messages) {
-    TupleTag<TimestampedValue<E>> rowsTag = new TupleTag<>("rows") {};
+    checkArgument(!targets.isEmpty(), "DecodeEvents needs at least one target");
+    checkArgument(
+        router.routes() || targets.size() == 1,
+        "%s targets but a router that does not route",
+        targets.size());
+    List<TupleTag<TimestampedValue<E>>> rowsTags = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      rowsTags.add(new TupleTag<>("rows" + (i == 0 ? "" : "_" + i)) {});
+    }
     TupleTag<DeadLetter> deadLettersTag = new TupleTag<>("deadLetters") {};
+    TupleTagList others = TupleTagList.of(deadLettersTag);
+    for (int i = 1; i < rowsTags.size(); i++) {
+      others = others.and(rowsTags.get(i));
+    }
     PCollectionTuple outputs =
         messages.apply(
             "DecodeThrift",
             ParDo.of(
                     new DecodeEventsFn<>(
                         sink,
-                        converterConfig,
+                        targets,
+                        router,
                         udfClassName,
                         eventTimeAttribute,
-                        rowsTag,
+                        rowsTags,
                         deadLettersTag))
-                .withOutputTags(rowsTag, TupleTagList.of(deadLettersTag)));
-    PCollection<TimestampedValue<E>> rows =
-        outputs
-            .get(rowsTag)
-            .setCoder(
-                TimestampedValue.TimestampedValueCoder.of(sink.coder(converterConfig.schemas())));
+                .withOutputTags(rowsTags.get(0), others));
+    List<PCollection<TimestampedValue<E>>> rows = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      rows.add(
+          outputs
+              .get(rowsTags.get(i))
+              .setCoder(
+                  TimestampedValue.TimestampedValueCoder.of(
+                      sink.coder(targets.get(i).config().schemas()))));
+    }
     PCollection<DeadLetter> deadLetters =
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of());
-    return new DecodeResult<>(messages.getPipeline(), rowsTag, rows, deadLettersTag, deadLetters);
+    return new DecodeResult<>(messages.getPipeline(), rowsTags, rows, deadLettersTag, deadLetters);
   }
 
   @Override
   public void populateDisplayData(DisplayData.Builder builder) {
     super.populateDisplayData(builder);
+    ConverterConfig first = targets.get(0).config();
     builder
-        .add(DisplayData.item("thriftStruct", converterConfig.source().describe()))
-        .add(DisplayData.item("thriftProtocol", converterConfig.protocol().name()))
+        .add(
+            DisplayData.item(
+                "thriftStruct",
+                targets.size() == 1
+                    ? first.source().describe()
+                    : String.join(",", targets.stream().map(DecodeTarget::struct).toList())))
+        .add(DisplayData.item("thriftProtocol", first.protocol().name()))
         .add(DisplayData.item("formatToStore", sink.format().id().name()))
         .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
         .addIfNotNull(DisplayData.item("udfClassName", udfClassName));

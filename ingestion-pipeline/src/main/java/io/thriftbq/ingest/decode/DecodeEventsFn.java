@@ -1,6 +1,5 @@
 package io.thriftbq.ingest.decode;
 
-import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
@@ -9,8 +8,12 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.route.EventRouter;
+import io.thriftbq.ingest.route.UnroutableException;
 import io.thriftbq.ingest.udf.EventTransform;
 import io.thriftbq.ingest.udf.EventTransforms;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.metrics.Counter;
@@ -26,25 +29,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The hot path: one Pub/Sub message in, one element (or one dead letter, or nothing if the user
- * function filters the event) out. The converter and the user function are built once per DoFn
- * instance in {@link #setup()}; nothing is allocated per element beyond the row itself (and, when
- * the sink keeps payloads, the {@code RowWithPayload} around it).
+ * function filters the event) out. In a many-types job the message is routed first, to the output
+ * of its type. The converters and the user function are built once per DoFn instance in {@link
+ * #setup()}; nothing is allocated per element beyond the row itself (and, when the sink keeps
+ * payloads, the {@code RowWithPayload} around it; for a union, the member's bytes).
  *
  * @param <R> the row type of the format
  * @param <E> the element type (see {@link EventSink})
  */
 final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>> {
-  private final EventSink<R, E> sink;
   private static final Logger LOG = LoggerFactory.getLogger(DecodeEventsFn.class);
 
-  private final ConverterConfig converterConfig;
+  private final EventSink<R, E> sink;
+  private final List<DecodeTarget> targets;
+  private final EventRouter router;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
-  private final TupleTag<TimestampedValue<E>> rowsTag;
+  private final List<TupleTag<TimestampedValue<E>>> rowsTags;
   private final TupleTag<DeadLetter> deadLettersTag;
 
   private final Counter decoded = IngestionMetrics.counter(IngestionMetrics.DECODED);
   private final Counter filtered = IngestionMetrics.counter(IngestionMetrics.FILTERED);
+  private final Counter failedRoute = IngestionMetrics.failed(Stage.ROUTE);
   private final Counter failedDecode = IngestionMetrics.failed(Stage.DECODE);
   private final Counter failedTransform = IngestionMetrics.failed(Stage.TRANSFORM);
   private final Counter failedConvert = IngestionMetrics.failed(Stage.CONVERT);
@@ -54,55 +60,104 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
       IngestionMetrics.counter(IngestionMetrics.INVALID_UTF8_REPLACED);
   private final Counter unknownFields = IngestionMetrics.counter(IngestionMetrics.UNKNOWN_FIELDS);
 
+  /** Per-struct counters of a many-types job, by type index; null in a single-type job. */
+  private final @Nullable StructCounters[] byType;
+
   /** Unknown fields are named in the log at most once per this interval per DoFn instance. */
   private static final long UNKNOWN_FIELDS_LOG_INTERVAL_MILLIS = 60_000;
 
   private transient long lastUnknownFieldsLogMillis;
   private transient java.util.@Nullable Map<String, Long> unknownFieldsSinceLog;
 
-  private transient EventConverter<R> converter;
+  private transient List<EventConverter<R>> converters;
   private transient @Nullable EventTransform udf;
-  private transient Class<?> eventClass;
+  private transient List<Class<?>> eventClasses;
 
   DecodeEventsFn(
       EventSink<R, E> sink,
-      ConverterConfig converterConfig,
+      List<DecodeTarget> targets,
+      EventRouter router,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute,
-      TupleTag<TimestampedValue<E>> rowsTag,
+      List<TupleTag<TimestampedValue<E>>> rowsTags,
       TupleTag<DeadLetter> deadLettersTag) {
     this.sink = sink;
-    this.converterConfig = converterConfig;
+    this.targets = List.copyOf(targets);
+    this.router = router;
     this.udfClassName = udfClassName;
     this.eventTimeAttribute = eventTimeAttribute;
-    this.rowsTag = rowsTag;
+    this.rowsTags = List.copyOf(rowsTags);
     this.deadLettersTag = deadLettersTag;
+    if (router.routes()) {
+      byType = new StructCounters[targets.size()];
+      for (int i = 0; i < byType.length; i++) {
+        byType[i] = new StructCounters(targets.get(i).struct());
+      }
+    } else {
+      byType = null;
+    }
+  }
+
+  /** The counters a many-types job keeps per struct. */
+  private static final class StructCounters implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    final Counter decoded;
+    final Counter filtered;
+    final Counter failedDecode;
+    final Counter failedTransform;
+    final Counter failedConvert;
+
+    StructCounters(String struct) {
+      decoded =
+          IngestionMetrics.counter(IngestionMetrics.ofStruct(IngestionMetrics.DECODED, struct));
+      filtered =
+          IngestionMetrics.counter(IngestionMetrics.ofStruct(IngestionMetrics.FILTERED, struct));
+      failedDecode =
+          IngestionMetrics.counter(
+              IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.DECODE), struct));
+      failedTransform =
+          IngestionMetrics.counter(
+              IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.TRANSFORM), struct));
+      failedConvert =
+          IngestionMetrics.counter(
+              IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.CONVERT), struct));
+    }
   }
 
   @Setup
   public void setup() {
-    converter = sink.format().newConverter(converterConfig);
+    converters = new ArrayList<>();
+    for (DecodeTarget target : targets) {
+      converters.add(sink.format().newConverter(target.config()));
+    }
     // Loaded here too (validated at launch as well): a class that vanished from a worker's
     // classpath must fail the bundle loudly, never fall back to "no function".
     udf = udfClassName == null ? null : EventTransforms.load(udfClassName);
-    eventClass = udf == null ? null : converterConfig.schemas().struct().structClass();
+    eventClasses = new ArrayList<>();
+    if (udf != null) {
+      for (DecodeTarget target : targets) {
+        eventClasses.add(target.config().schemas().struct().structClass());
+      }
+    }
   }
 
   /** The converter counts what its decoding rules kept or replaced; reported once per bundle. */
   @FinishBundle
   public void finishBundle() {
-    long unknown = converter.takeUnknownEnumValues();
-    if (unknown != 0) {
-      unknownEnumValues.inc(unknown);
-    }
-    long replaced = converter.takeInvalidUtf8Replaced();
-    if (replaced != 0) {
-      invalidUtf8Replaced.inc(replaced);
-    }
-    UnknownFields skipped = converter.takeUnknownFields();
-    if (skipped.count() != 0) {
-      unknownFields.inc(skipped.count());
-      logUnknownFields(skipped);
+    for (EventConverter<R> converter : converters) {
+      long unknown = converter.takeUnknownEnumValues();
+      if (unknown != 0) {
+        unknownEnumValues.inc(unknown);
+      }
+      long replaced = converter.takeInvalidUtf8Replaced();
+      if (replaced != 0) {
+        invalidUtf8Replaced.inc(replaced);
+      }
+      UnknownFields skipped = converter.takeUnknownFields();
+      if (skipped.count() != 0) {
+        unknownFields.inc(skipped.count());
+        logUnknownFields(skipped);
+      }
     }
   }
 
@@ -138,46 +193,70 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     EventMetadata metadata =
         new EventMetadata(message.getMessageId(), publishTimeMillis, attributes);
 
+    int type = 0;
+    byte[] event = payload;
+    if (byType != null) {
+      try {
+        EventRouter.Routed routed =
+            router.route(payload, attributes == null ? Map.of() : attributes);
+        type = routed.type();
+        event = routed.payload();
+      } catch (UnroutableException e) {
+        failedRoute.inc();
+        out.get(deadLettersTag)
+            .output(
+                DeadLetter.ofUnrouted(
+                    payload,
+                    message.getMessageId(),
+                    metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
+                    metadata.attributes(),
+                    e.getMessage()));
+        return;
+      }
+    }
+    EventConverter<R> converter = converters.get(type);
+    @Nullable StructCounters counters = byType == null ? null : byType[type];
+
     R row;
     if (udf == null) {
       try {
-        row = converter.fromBytes(payload, metadata);
+        row = converter.fromBytes(event, metadata);
       } catch (ThriftDecodeException e) {
-        failedDecode.inc();
-        deadLetter(out, message, metadata, Stage.DECODE, e);
+        fail(out, message, metadata, type, Stage.DECODE, e);
         return;
       } catch (RuntimeException e) {
-        failedConvert.inc();
-        deadLetter(out, message, metadata, Stage.CONVERT, e);
+        fail(out, message, metadata, type, Stage.CONVERT, e);
         return;
       }
     } else {
-      TBase<?, ?> event;
+      TBase<?, ?> decodedEvent;
       try {
-        event = converter.decode(payload);
+        decodedEvent = converter.decode(event);
       } catch (ThriftDecodeException | RuntimeException e) {
-        failedDecode.inc();
-        deadLetter(out, message, metadata, Stage.DECODE, e);
+        fail(out, message, metadata, type, Stage.DECODE, e);
         return;
       }
       TBase<?, ?> transformed;
       try {
-        transformed = udf.apply(event);
+        transformed = udf.apply(decodedEvent);
       } catch (Exception e) {
-        failedTransform.inc();
-        deadLetter(out, message, metadata, Stage.TRANSFORM, e);
+        fail(out, message, metadata, type, Stage.TRANSFORM, e);
         return;
       }
       if (transformed == null) {
         filtered.inc();
+        if (counters != null) {
+          counters.filtered.inc();
+        }
         return;
       }
+      Class<?> eventClass = eventClasses.get(type);
       if (!eventClass.isInstance(transformed)) {
-        failedTransform.inc();
-        deadLetter(
+        fail(
             out,
             message,
             metadata,
+            type,
             Stage.TRANSFORM,
             new IllegalStateException(
                 "user function "
@@ -191,13 +270,16 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
       try {
         row = converter.fromEvent(transformed, metadata);
       } catch (RuntimeException e) {
-        failedConvert.inc();
-        deadLetter(out, message, metadata, Stage.CONVERT, e);
+        fail(out, message, metadata, type, Stage.CONVERT, e);
         return;
       }
     }
     decoded.inc();
-    out.get(rowsTag)
+    if (counters != null) {
+      counters.decoded.inc();
+    }
+    // The payload kept for a rejected row is the message's own, a union included.
+    out.get(rowsTags.get(type))
         .output(
             TimestampedValue.of(
                 sink.element(row, payload, metadata), eventCreationTime(attributes, timestamp)));
@@ -218,20 +300,39 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     return publishTime;
   }
 
-  private void deadLetter(
+  private void fail(
       MultiOutputReceiver out,
       PubsubMessage message,
       EventMetadata metadata,
+      int type,
       Stage stage,
       Throwable error) {
-    out.get(deadLettersTag)
-        .output(
-            DeadLetter.ofEvent(
-                stage,
-                message.getPayload(),
-                message.getMessageId(),
-                metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
-                metadata.attributes(),
-                DeadLetter.describe(error)));
+    Counter total =
+        switch (stage) {
+          case DECODE -> failedDecode;
+          case TRANSFORM -> failedTransform;
+          default -> failedConvert;
+        };
+    total.inc();
+    DeadLetter deadLetter =
+        DeadLetter.ofEvent(
+            stage,
+            message.getPayload(),
+            message.getMessageId(),
+            metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
+            metadata.attributes(),
+            DeadLetter.describe(error));
+    if (byType != null) {
+      StructCounters counters = byType[type];
+      (switch (stage) {
+            case DECODE -> counters.failedDecode;
+            case TRANSFORM -> counters.failedTransform;
+            default -> counters.failedConvert;
+          })
+          .inc();
+      DecodeTarget target = targets.get(type);
+      deadLetter = deadLetter.withEvent(target.table(), target.struct());
+    }
+    out.get(deadLettersTag).output(deadLetter);
   }
 }

@@ -1,6 +1,8 @@
 package io.thriftbq.ingest.decode;
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -12,38 +14,47 @@ import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * The output of {@link DecodeEvents}: rows stamped with their event-creation time, and the events
- * that failed (stages DECODE, TRANSFORM, CONVERT).
+ * The output of {@link DecodeEvents}: each event type's rows stamped with their event-creation
+ * time, and the events that failed (stages ROUTE, DECODE, TRANSFORM, CONVERT).
  *
- * @param <T> the row type
+ * @param <T> the element type
  */
 public final class DecodeResult<T> implements POutput {
   private final Pipeline pipeline;
-  private final TupleTag<TimestampedValue<T>> rowsTag;
-  private final PCollection<TimestampedValue<T>> rows;
+  private final List<TupleTag<TimestampedValue<T>>> rowsTags;
+  private final List<PCollection<TimestampedValue<T>>> rows;
   private final TupleTag<DeadLetter> deadLettersTag;
   private final PCollection<DeadLetter> deadLetters;
 
   DecodeResult(
       Pipeline pipeline,
-      TupleTag<TimestampedValue<T>> rowsTag,
-      PCollection<TimestampedValue<T>> rows,
+      List<TupleTag<TimestampedValue<T>>> rowsTags,
+      List<PCollection<TimestampedValue<T>>> rows,
       TupleTag<DeadLetter> deadLettersTag,
       PCollection<DeadLetter> deadLetters) {
     this.pipeline = pipeline;
-    this.rowsTag = rowsTag;
-    this.rows = rows;
+    this.rowsTags = List.copyOf(rowsTags);
+    this.rows = List.copyOf(rows);
     this.deadLettersTag = deadLettersTag;
     this.deadLetters = deadLetters;
   }
 
   /**
-   * Rows, each with the event's creation time (from the event-time attribute, else the publish
-   * time) as the {@link TimestampedValue}'s timestamp. This is not the element's Beam timestamp,
-   * which stays the publish time; the write step uses it for the end-to-end latency metric.
+   * The rows of the type at {@code index} (in the order the targets were given), each with the
+   * event's creation time (from the event-time attribute, else the publish time) as the {@link
+   * TimestampedValue}'s timestamp. This is not the element's Beam timestamp, which stays the
+   * publish time; the write step uses it for the end-to-end latency metric.
    */
+  public PCollection<TimestampedValue<T>> rows(int index) {
+    return rows.get(index);
+  }
+
+  /** The rows of a single-type decoder; see {@link #rows(int)}. */
   public PCollection<TimestampedValue<T>> rows() {
-    return rows;
+    if (rows.size() != 1) {
+      throw new IllegalStateException("this decoder has " + rows.size() + " types: use rows(i)");
+    }
+    return rows.get(0);
   }
 
   public PCollection<DeadLetter> deadLetters() {
@@ -57,7 +68,12 @@ public final class DecodeResult<T> implements POutput {
 
   @Override
   public Map<TupleTag<?>, PValue> expand() {
-    return Map.of(rowsTag, rows, deadLettersTag, deadLetters);
+    Map<TupleTag<?>, PValue> all = new LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      all.put(rowsTags.get(i), rows.get(i));
+    }
+    all.put(deadLettersTag, deadLetters);
+    return all;
   }
 
   @Override

@@ -20,7 +20,10 @@ import org.apache.beam.sdk.metrics.Metrics;
  * rows_written = rows_to_bigquery - failed_write
  * </pre>
  *
- * and, once the dead-letter sink has caught up, {@code dead_lettered_<stage> == failed_<stage>}.
+ * and, once the dead-letter sink has caught up, {@code dead_lettered_<stage> == failed_<stage>}. In
+ * a many-types job {@code failed_route} joins the first sum (messages no struct was found for), and
+ * each struct S has its own {@code decoded[S]}, {@code filtered[S]}, {@code failed_<stage>[S]},
+ * {@code rows_to_bigquery[S]} and {@code end_to_end_latency_ms[S]} ({@link #ofStruct}).
  */
 public final class IngestionMetrics {
   public static final String NAMESPACE = "thriftbq_ingest";
@@ -81,6 +84,14 @@ public final class IngestionMetrics {
   /** Name of the counter of dead letters handed to the dead-letter table from {@code stage}. */
   public static String deadLetteredName(Stage stage) {
     return DEAD_LETTERED_PREFIX + stage.columnValue().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * The name of {@code name}'s per-struct counter in a many-types job, for example {@code
+   * decoded[Order]}: the totals stay under the plain names.
+   */
+  public static String ofStruct(String name, String struct) {
+    return name + "[" + struct + "]";
   }
 
   public static Counter counter(String name) {

@@ -134,11 +134,22 @@ public interface IngestionOptions
 
   void setBigQueryWriteMethod(WriteMethod value);
 
-  @Description("BigQuery table to write events to, as PROJECT:DATASET.TABLE or DATASET.TABLE.")
+  @Description(
+      "BigQuery table to write events to, as PROJECT:DATASET.TABLE or DATASET.TABLE. With several"
+          + " structs (--thriftStructs, --thriftUnion) it holds {struct}, replaced by each struct's"
+          + " name in snake_case: PROJECT:DATASET.events_{struct} writes Order to events_order.")
   @Validation.Required
   String getOutputTable();
 
   void setOutputTable(String value);
+
+  @Description(
+      "Tables for some or all structs of a many-types job, overriding --outputTable's {struct}:"
+          + " comma-separated STRUCT=TABLE pairs, for example"
+          + " Order=my-project:shop.orders,Refund=my-project:shop.refunds.")
+  String getTableForStruct();
+
+  void setTableForStruct(String value);
 
   @Description(
       "BigQuery table for dead letters (events that could not be decoded, transformed, converted"

@@ -3,9 +3,12 @@ package io.thriftbq.ingest.plan;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.write.TableSetup;
 import io.thriftbq.ingest.write.WriteSettings;
+import io.thriftbq.schema.EventTypes;
+import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -18,11 +21,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param subscription the Pub/Sub subscription to read, or null
  * @param inputTopic the Pub/Sub topic to read, or null; with a subscription, exactly one is set
  *     when the pipeline reads Pub/Sub, neither when messages come from elsewhere (tests, embedding)
- * @param decoding the struct, protocol, limits and metadata columns the decoder works with
+ * @param eventTypes the job's event types and how messages name theirs
+ * @param types per event type (one in a single-type job), in {@code eventTypes}' order: its
+ *     decoding and its write
  * @param sink the effective format's sink and element type: with streaming inserts, Avro and proto
  *     become TableRows (converted once, in the decoder); with {@code --keepPayloadForWriteFailures}
  *     elements carry their payload
- * @param write the event write's table and every tuning knob
  * @param tableSetup what launch does to the tables before the run: schema update, creation, layout
  * @param deadLetterTable the dead-letter table
  * @param udfClassName the user function, or null
@@ -32,9 +36,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public record IngestionPlan(
     @Nullable String subscription,
     @Nullable String inputTopic,
-    ConverterConfig decoding,
+    EventTypes eventTypes,
+    List<TypePlan> types,
     EventSink<?, ?> sink,
-    WriteSettings write,
     TableSetup tableSetup,
     String deadLetterTable,
     @Nullable String udfClassName,
@@ -42,9 +46,12 @@ public record IngestionPlan(
     @Nullable BigQueryServices bigQueryServices) {
 
   public IngestionPlan {
-    Objects.requireNonNull(decoding, "decoding");
+    Objects.requireNonNull(eventTypes, "eventTypes");
+    types = List.copyOf(types);
+    if (types.size() != eventTypes.types().size()) {
+      throw new IllegalArgumentException("one TypePlan per event type");
+    }
     Objects.requireNonNull(sink, "sink");
-    Objects.requireNonNull(write, "write");
     Objects.requireNonNull(tableSetup, "tableSetup");
     Objects.requireNonNull(deadLetterTable, "deadLetterTable");
   }
@@ -72,14 +79,39 @@ public record IngestionPlan(
     return IngestionPlanner.plan(options, input);
   }
 
-  /** The schemas of the rows: the table, Beam and Avro schemas derived from the struct. */
-  public EventSchemas schemas() {
-    return decoding.schemas();
+  /** Whether the job ingests one event type. */
+  public boolean isSingleType() {
+    return eventTypes.isSingle();
   }
 
-  /** The output table. */
+  /** The first event type's plan: in a single-type job, the only one. */
+  public TypePlan firstType() {
+    return types.get(0);
+  }
+
+  /** The first type's decoding: struct, protocol, limits, metadata columns. */
+  public ConverterConfig decoding() {
+    return firstType().decoding();
+  }
+
+  /** The write settings, with the first type's table: the knobs are the same for every type. */
+  public WriteSettings write() {
+    return firstType().write();
+  }
+
+  /** The first type's schemas: the table, Beam and Avro schemas derived from the struct. */
+  public EventSchemas schemas() {
+    return firstType().schemas();
+  }
+
+  /** The first type's output table: in a single-type job, the output table. */
   public String outputTable() {
-    return write.table();
+    return firstType().table();
+  }
+
+  /** The router that tells each message's type (nothing to tell in a single-type job). */
+  public EventRouter router() {
+    return EventRouter.of(eventTypes, decoding().protocol());
   }
 
   /** This plan writing through {@code services} instead of the real BigQuery services. */
@@ -87,9 +119,9 @@ public record IngestionPlan(
     return new IngestionPlan(
         subscription,
         inputTopic,
-        decoding,
+        eventTypes,
+        types,
         sink,
-        write,
         tableSetup,
         deadLetterTable,
         udfClassName,

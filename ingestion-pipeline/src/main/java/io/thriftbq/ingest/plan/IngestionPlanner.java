@@ -1,10 +1,8 @@
 package io.thriftbq.ingest.plan;
 
-import com.google.api.services.bigquery.model.TableReference;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
-import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.format.Format;
 import io.thriftbq.ingest.options.IngestionOptions;
@@ -16,13 +14,12 @@ import io.thriftbq.ingest.udf.EventTransforms;
 import io.thriftbq.ingest.write.TableLayout;
 import io.thriftbq.ingest.write.TableSetup;
 import io.thriftbq.ingest.write.WriteSettings;
+import io.thriftbq.schema.EventTypes;
 import io.thriftbq.schema.ThriftSource;
-import io.thriftbq.schema.ThriftSources;
 import io.thriftbq.template.PubsubNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.beam.sdk.io.gcp.bigquery.BigQueryHelpers;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -96,28 +93,41 @@ final class IngestionPlanner {
             Boolean.TRUE.equals(options.getIncludePublishTime()),
             Boolean.TRUE.equals(options.getIncludeAttributes()),
             Boolean.TRUE.equals(options.getKeepUnknownFields()));
-    ThriftSource source = chooseSource(options, problems);
-    EventSchemas schemas = source == null ? null : checkStruct(source, metadataColumns, problems);
+    EventTypes types = chooseTypes(options, problems);
+    List<EventSchemas> schemas = new ArrayList<>();
+    if (types != null) {
+      for (EventTypes.EventType type : types.types()) {
+        schemas.add(checkStruct(type, types.isSingle(), metadataColumns, problems));
+      }
+    }
     checkUdf(options, problems);
-    String deadLetterTable = checkTables(options, problems);
-    TableLayout layout = checkTableLayout(options, schemas, problems);
+    TableNames tables = TableNames.resolve(options, types, problems);
+    List<TableLayout> layouts = new ArrayList<>();
+    for (int i = 0; i < schemas.size(); i++) {
+      layouts.add(
+          checkTableLayout(
+              options, schemas.get(i), types.isSingle() ? null : types.types().get(i), problems));
+    }
 
-    WriteSettings write = null;
-    if (method != null && isSet(options.getOutputTable())) {
-      write =
-          new WriteSettings(
-              options.getOutputTable().trim(),
-              method,
-              Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()),
-              options.getStorageWriteApiTriggeringFrequencySec(),
-              options.getNumStorageWriteApiStreams() == null
-                  ? 0
-                  : options.getNumStorageWriteApiStreams(),
-              options.getNumStreamingKeys(),
-              Boolean.TRUE.equals(options.getUseStorageApiConnectionPool()),
-              Boolean.TRUE.equals(options.getCreateTable()),
-              layout);
-      problems.addAll(write.problems(input.bounded()));
+    List<WriteSettings> writes = new ArrayList<>();
+    if (method != null && tables != null && !schemas.isEmpty() && !schemas.contains(null)) {
+      for (int i = 0; i < schemas.size(); i++) {
+        writes.add(
+            new WriteSettings(
+                tables.eventTables().get(i),
+                method,
+                Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()),
+                options.getStorageWriteApiTriggeringFrequencySec(),
+                options.getNumStorageWriteApiStreams() == null
+                    ? 0
+                    : options.getNumStorageWriteApiStreams(),
+                options.getNumStreamingKeys(),
+                Boolean.TRUE.equals(options.getUseStorageApiConnectionPool()),
+                Boolean.TRUE.equals(options.getCreateTable()),
+                layouts.get(i)));
+      }
+      // The knobs are the same for every type, so are their problems.
+      problems.addAll(writes.get(0).problems(input.bounded()));
     }
     boolean keepPayload = Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures());
 
@@ -129,36 +139,47 @@ final class IngestionPlanner {
       throw new IllegalArgumentException(message.toString());
     }
 
-    Objects.requireNonNull(write);
-    Objects.requireNonNull(schemas);
+    Objects.requireNonNull(types);
+    Objects.requireNonNull(tables);
+    List<TypePlan> typePlans = new ArrayList<>();
+    List<TableSetup.Table> setup = new ArrayList<>();
+    for (int i = 0; i < writes.size(); i++) {
+      EventTypes.EventType type = types.types().get(i);
+      typePlans.add(
+          new TypePlan(
+              type,
+              new ConverterConfig(
+                  type.source(),
+                  Objects.requireNonNull(protocol),
+                  options.getMaxThriftStringBytes(),
+                  options.getMaxThriftContainerElements(),
+                  options.getMaxRowBytes(),
+                  metadataColumns,
+                  Objects.requireNonNull(options.getUnknownEnumValues()),
+                  Objects.requireNonNull(options.getInvalidUtf8())),
+              writes.get(i)));
+      setup.add(
+          new TableSetup.Table(
+              writes.get(i).table(), schemas.get(i).tableSchema(), layouts.get(i), true));
+    }
+    setup.add(
+        new TableSetup.Table(
+            tables.deadLetterTable(),
+            DeadLetterSchema.tableSchema(),
+            new TableLayout(DeadLetterSchema.timePartitioning(), null),
+            true));
     Format<?> effectiveFormat = Format.of(format).forMethod(method);
-    TableSetup tableSetup =
-        new TableSetup(
-            Objects.requireNonNull(options.getSchemaUpdate()),
-            write.createTable(),
-            List.of(
-                new TableSetup.Table(write.table(), schemas.tableSchema(), layout, true),
-                TableSetup.Table.fixed(
-                    deadLetterTable,
-                    DeadLetterSchema.tableSchema(),
-                    DeadLetterSchema.timePartitioning(),
-                    null)));
     return new IngestionPlan(
         blankToNull(options.getSubscription()),
         blankToNull(options.getInputTopic()),
-        new ConverterConfig(
-            source,
-            Objects.requireNonNull(protocol),
-            options.getMaxThriftStringBytes(),
-            options.getMaxThriftContainerElements(),
-            options.getMaxRowBytes(),
-            metadataColumns,
-            Objects.requireNonNull(options.getUnknownEnumValues()),
-            Objects.requireNonNull(options.getInvalidUtf8())),
+        types,
+        typePlans,
         EventSink.of(effectiveFormat, keepPayload),
-        write,
-        tableSetup,
-        Objects.requireNonNull(deadLetterTable),
+        new TableSetup(
+            Objects.requireNonNull(options.getSchemaUpdate()),
+            Boolean.TRUE.equals(options.getCreateTable()),
+            setup),
+        tables.deadLetterTable(),
         blankToNull(options.getUdfClassName()),
         blankToNull(options.getEventTimeAttribute()),
         null);
@@ -194,35 +215,44 @@ final class IngestionPlanner {
     }
   }
 
-  /** The IDL or the generated class; a user function works on generated objects only. */
-  private static @Nullable ThriftSource chooseSource(
-      IngestionOptions options, List<String> problems) {
-    ThriftSource source;
+  /**
+   * The event types: one struct (the IDL's or a generated class), or several; a user function works
+   * on generated objects only.
+   */
+  private static @Nullable EventTypes chooseTypes(IngestionOptions options, List<String> problems) {
+    EventTypes types;
     try {
-      source = ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
+      types = EventTypes.choose(options, "--thriftClassName", options.getThriftClassName(), false);
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
       return null;
     }
-    if (source instanceof ThriftSource.Idl && isSet(options.getUdfClassName())) {
+    if (types.types().get(0).source() instanceof ThriftSource.Idl
+        && isSet(options.getUdfClassName())) {
       problems.add(
           "--udfClassName works on Thrift-generated objects, which an IDL read at launch does not"
               + " have: generate classes from your IDL and give --thriftClassName instead of"
               + " --thriftIdl (see README, \"Bring your own IDL\")");
     }
-    return source;
+    return types;
   }
 
   private static @Nullable EventSchemas checkStruct(
-      ThriftSource source, MetadataColumns metadataColumns, List<String> problems) {
+      EventTypes.EventType type,
+      boolean single,
+      MetadataColumns metadataColumns,
+      List<String> problems) {
+    ThriftSource source = type.source();
+    String option =
+        single
+            ? (source instanceof ThriftSource.Idl ? "--thriftIdl: " : "--thriftClassName: ")
+            : "--thriftStructs: " + type.name() + " cannot be a table: ";
     try {
       // Deriving the schemas resolves the struct and walks every field, so an unsupported IDL
       // (for example a recursive struct) fails here as well as a missing class.
       return EventSchemas.of(source, metadataColumns);
     } catch (IllegalArgumentException e) {
-      problems.add(
-          (source instanceof ThriftSource.Idl ? "--thriftIdl: " : "--thriftClassName: ")
-              + e.getMessage());
+      problems.add(option + e.getMessage());
     } catch (RuntimeException | LinkageError e) {
       problems.add(
           source.describe()
@@ -246,60 +276,12 @@ final class IngestionPlanner {
     }
   }
 
-  /** Checks both tables; returns the dead-letter table, or null when it cannot be known. */
-  private static @Nullable String checkTables(IngestionOptions options, List<String> problems) {
-    TableReference output = parseTable(options.getOutputTable(), "--outputTable", problems);
-    if (output == null) {
-      return null;
-    }
-    String deadLetterTable =
-        DeadLetterTables.resolve(options.getDeadLetterTable(), options.getOutputTable());
-    TableReference deadLetter = parseTable(deadLetterTable, "--deadLetterTable", problems);
-    if (deadLetter != null && sameTable(options, output, deadLetter)) {
-      problems.add(
-          "--deadLetterTable is the output table "
-              + options.getOutputTable()
-              + ": dead letters have their own schema; name another table or leave"
-              + " --deadLetterTable unset for "
-              + options.getOutputTable().trim()
-              + DeadLetterTables.DEFAULT_SUFFIX);
-    }
-    return deadLetterTable;
-  }
-
-  private static @Nullable TableReference parseTable(
-      @Nullable String spec, String option, List<String> problems) {
-    if (!isSet(spec)) {
-      problems.add(option + " is empty: set it to PROJECT:DATASET.TABLE or DATASET.TABLE");
-      return null;
-    }
-    try {
-      return BigQueryHelpers.parseTableSpec(spec.trim());
-    } catch (IllegalArgumentException e) {
-      problems.add(
-          option
-              + "="
-              + spec
-              + " is not a table: use PROJECT:DATASET.TABLE, PROJECT.DATASET.TABLE or"
-              + " DATASET.TABLE");
-      return null;
-    }
-  }
-
-  private static boolean sameTable(
-      IngestionOptions options, TableReference first, TableReference second) {
-    String defaultProject =
-        isSet(options.getBigQueryProject()) ? options.getBigQueryProject() : options.getProject();
-    String firstProject = isSet(first.getProjectId()) ? first.getProjectId() : defaultProject;
-    String secondProject = isSet(second.getProjectId()) ? second.getProjectId() : defaultProject;
-    return Objects.equals(firstProject, secondProject)
-        && first.getDatasetId().equals(second.getDatasetId())
-        && first.getTableId().equals(second.getTableId());
-  }
-
   /** The layout of a created table; NONE when there is none or it cannot be checked. */
   private static TableLayout checkTableLayout(
-      IngestionOptions options, @Nullable EventSchemas schemas, List<String> problems) {
+      IngestionOptions options,
+      @Nullable EventSchemas schemas,
+      EventTypes.@Nullable EventType type,
+      List<String> problems) {
     boolean anyLayout =
         isSet(options.getPartitionType())
             || isSet(options.getPartitionField())
@@ -314,7 +296,7 @@ final class IngestionPlanner {
           options.getClusteringFields(),
           schemas.tableSchema());
     } catch (IllegalArgumentException e) {
-      problems.add(e.getMessage());
+      problems.add((type == null ? "" : "The table of " + type.name() + ": ") + e.getMessage());
       return TableLayout.NONE;
     }
   }

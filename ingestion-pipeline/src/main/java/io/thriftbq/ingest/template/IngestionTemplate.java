@@ -99,6 +99,9 @@ public final class IngestionTemplate {
                   TemplateParameter.of(
                           "outputTable", "BigQuery output table", OUTPUT, BIGQUERY_TABLE)
                       .withRegex(TABLE),
+                  TemplateParameter.of("tableForStruct", "BigQuery table per struct", OUTPUT, TEXT)
+                      .withRegex(
+                          "^[A-Za-z_][A-Za-z0-9_.]*=[^,=]+(,[A-Za-z_][A-Za-z0-9_.]*=[^,=]+)*$"),
                   TemplateParameter.of(
                           "deadLetterTable", "BigQuery dead-letter table", OUTPUT, BIGQUERY_TABLE)
                       .withRegex(TABLE),

@@ -1,8 +1,6 @@
 package io.thriftbq.ingest.write;
 
-import com.google.api.services.bigquery.model.Clustering;
 import com.google.api.services.bigquery.model.TableSchema;
-import com.google.api.services.bigquery.model.TimePartitioning;
 import io.thriftbq.ingest.options.SchemaUpdate;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +11,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What launch does to the tables before the pipeline is built, decided by the plan: bring each
- * existing table that follows the IDL up to the IDL's schema as {@code --schemaUpdate} says ({@link
- * EvolveTableSchema}), then, with {@code --createTable}, create the missing ones with their schema
- * and layout ({@link CreateMissingTables}). The only steps that talk to BigQuery before the run.
+ * existing table up to its schema as {@code --schemaUpdate} says ({@link EvolveTableSchema}), then,
+ * with {@code --createTable}, create the missing ones with their schema and layout ({@link
+ * CreateMissingTables}). The only steps that talk to BigQuery before the run.
  *
- * @param schemaUpdate how tables that follow the IDL meet a changed IDL
+ * @param schemaUpdate how existing tables meet a changed schema
  * @param createMissing whether missing tables are created ({@code --createTable})
  * @param tables every table the pipeline writes, in the order they are set up
  */
@@ -34,22 +32,14 @@ public record TableSetup(SchemaUpdate schemaUpdate, boolean createMissing, List<
    * @param spec PROJECT:DATASET.TABLE or DATASET.TABLE
    * @param schema the schema the pipeline's rows have
    * @param layout partitioning and clustering of a created table
-   * @param followsIdl whether the schema comes from the IDL, so an existing table is evolved
+   * @param evolves whether an existing table is brought up to {@code schema} as {@code
+   *     --schemaUpdate} says (the event tables to the IDL's, the dead-letter table to ours)
    */
-  public record Table(String spec, TableSchema schema, TableLayout layout, boolean followsIdl) {
+  public record Table(String spec, TableSchema schema, TableLayout layout, boolean evolves) {
     public Table {
       Objects.requireNonNull(spec, "spec");
       Objects.requireNonNull(schema, "schema");
       Objects.requireNonNull(layout, "layout");
-    }
-
-    /** A table with a fixed layout, such as the dead-letter table's. */
-    public static Table fixed(
-        String spec,
-        TableSchema schema,
-        @Nullable TimePartitioning timePartitioning,
-        @Nullable Clustering clustering) {
-      return new Table(spec, schema, new TableLayout(timePartitioning, clustering), false);
     }
   }
 
@@ -66,7 +56,7 @@ public record TableSetup(SchemaUpdate schemaUpdate, boolean createMissing, List<
   public List<String> run(BigQueryOptions options, @Nullable BigQueryServices services) {
     List<String> done = new ArrayList<>();
     for (Table table : tables) {
-      if (table.followsIdl()) {
+      if (table.evolves()) {
         for (String change :
             EvolveTableSchema.apply(
                 options, table.spec(), table.schema(), schemaUpdate, services, null)) {

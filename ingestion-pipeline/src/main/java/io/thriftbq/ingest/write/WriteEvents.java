@@ -4,7 +4,9 @@ import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Pr
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
+import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.EventSink;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.util.List;
@@ -15,6 +17,8 @@ import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.WriteDisposition;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
 import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
@@ -49,27 +53,39 @@ public final class WriteEvents<R, E>
   private final EventSchemas schemas;
   private final WriteSettings settings;
   private final @Nullable BigQueryServices testServices;
+  private final @Nullable String struct;
 
   private WriteEvents(
       EventSink<R, E> sink,
       EventSchemas schemas,
       WriteSettings settings,
-      @Nullable BigQueryServices testServices) {
+      @Nullable BigQueryServices testServices,
+      @Nullable String struct) {
     this.sink = Objects.requireNonNull(sink, "sink");
     this.schemas = Objects.requireNonNull(schemas, "schemas");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.testServices = testServices;
+    this.struct = struct;
   }
 
   /** Writes {@code sink}'s elements, whose rows have {@code schemas}, with {@code settings}. */
   public static <R, E> WriteEvents<R, E> of(
       EventSink<R, E> sink, EventSchemas schemas, WriteSettings settings) {
-    return new WriteEvents<>(sink, schemas, settings, null);
+    return new WriteEvents<>(sink, schemas, settings, null, null);
   }
 
   /** BigQuery services to use instead of the real ones: Beam's fakes, or local mode's. */
   public WriteEvents<R, E> withTestServices(@Nullable BigQueryServices services) {
-    return new WriteEvents<>(sink, schemas, settings, services);
+    return new WriteEvents<>(sink, schemas, settings, services, struct);
+  }
+
+  /**
+   * The write of one struct of a many-types job: its rows and rejected rows are also counted under
+   * the struct's name, and its dead letters name the struct and its table.
+   */
+  public WriteEvents<R, E> forStruct(String structName) {
+    return new WriteEvents<>(
+        sink, schemas, settings, testServices, Objects.requireNonNull(structName, "structName"));
   }
 
   @Override
@@ -84,7 +100,9 @@ public final class WriteEvents<R, E>
         settings.method());
 
     PCollection<E> elements =
-        input.apply("HandToSink", ParDo.of(new HandToSinkFn<E>())).setCoder(sink.coder(schemas));
+        input
+            .apply("HandToSink", ParDo.of(new HandToSinkFn<E>(struct)))
+            .setCoder(sink.coder(schemas));
     BigQueryIO.Write<E> write = configure(sink.write(schemas), unbounded);
     WriteResult result = sink.applying(schemas, () -> elements.apply("WriteToBigQuery", write));
     return rejectedRows(result);
@@ -147,7 +165,35 @@ public final class WriteEvents<R, E>
                 .apply(
                     "RejectedAppends",
                     ParDo.of(new FailedRows.FromStorageApiErrorFn(toDeadLetter)));
-    return failed.setCoder(DeadLetterCoder.of());
+    failed = failed.setCoder(DeadLetterCoder.of());
+    if (struct != null) {
+      failed =
+          failed
+              .apply("StampStruct", ParDo.of(new StampStructFn(settings.table(), struct)))
+              .setCoder(DeadLetterCoder.of());
+    }
+    return failed;
+  }
+
+  /** Names the struct and table of a many-types job's rejected rows, and counts them per struct. */
+  private static final class StampStructFn extends DoFn<DeadLetter, DeadLetter> {
+    private final String table;
+    private final String struct;
+    private final Counter failedWrite;
+
+    StampStructFn(String table, String struct) {
+      this.table = table;
+      this.struct = struct;
+      this.failedWrite =
+          IngestionMetrics.counter(
+              IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.WRITE), struct));
+    }
+
+    @ProcessElement
+    public void process(@Element DeadLetter deadLetter, OutputReceiver<DeadLetter> out) {
+      failedWrite.inc();
+      out.output(deadLetter.withEvent(table, struct));
+    }
   }
 
   @Override
@@ -155,6 +201,7 @@ public final class WriteEvents<R, E>
     super.populateDisplayData(builder);
     builder
         .add(DisplayData.item("outputTable", settings.table()))
+        .addIfNotNull(DisplayData.item("struct", struct))
         .add(DisplayData.item("formatToStore", sink.format().id().name()))
         .add(DisplayData.item("bigQueryWriteMethod", settings.method().name()))
         .add(DisplayData.item("autoSharding", settings.autoSharding()))

@@ -27,7 +27,8 @@ public class DeadLetterTest {
           Instant.parse("2024-05-01T12:00:00.123Z"),
           Map.of("b", "2", "a", "1"),
           Instant.parse("2024-05-01T12:00:01Z"),
-          "p:d.events");
+          "p:d.events_order",
+          "Order");
 
   private static final DeadLetter SPARSE =
       new DeadLetter(
@@ -39,7 +40,8 @@ public class DeadLetterTest {
           null,
           Map.of(),
           Instant.EPOCH,
-          "p:d.events");
+          "p:d.events",
+          "");
 
   @Test
   public void coderRoundTripsEveryField() throws Exception {
@@ -59,7 +61,8 @@ public class DeadLetterTest {
             FULL.publishTime(),
             FULL.attributes(),
             FULL.failedAt(),
-            FULL.eventTable());
+            FULL.eventTable(),
+            FULL.eventStruct());
     assertEquals(FULL, copy);
     assertNotEquals(
         FULL,
@@ -72,7 +75,8 @@ public class DeadLetterTest {
             FULL.publishTime(),
             FULL.attributes(),
             FULL.failedAt(),
-            FULL.eventTable()));
+            FULL.eventTable(),
+            FULL.eventStruct()));
   }
 
   @Test
@@ -91,7 +95,8 @@ public class DeadLetterTest {
             "publish_time TIMESTAMP NULLABLE",
             "attributes RECORD REPEATED",
             "failed_at TIMESTAMP NULLABLE",
-            "event_table STRING NULLABLE"),
+            "event_table STRING NULLABLE",
+            "struct STRING NULLABLE"),
         columns);
   }
 
@@ -109,8 +114,20 @@ public class DeadLetterTest {
             new TableRow().set("key", "a").set("value", "1"),
             new TableRow().set("key", "b").set("value", "2")),
         row.get("attributes"));
-    assertEquals("p:d.events", row.get("event_table"));
+    assertEquals("p:d.events_order", row.get("event_table"));
+    assertEquals("Order", row.get("struct"));
     assertEquals(null, DeadLetterSchema.toTableRow(SPARSE).get("publish_time"));
+    assertEquals(null, DeadLetterSchema.toTableRow(SPARSE).get("struct"));
+  }
+
+  @Test
+  public void theDefaultDeadLetterTableLeavesTheStructPlaceholderOut() {
+    assertEquals("p:d.events_dead_letter", DeadLetterTables.resolve(null, "p:d.events"));
+    assertEquals("p:d.events_dead_letter", DeadLetterTables.resolve(" ", "p:d.events_{struct}"));
+    assertEquals("d.events_dead_letter", DeadLetterTables.resolve(null, "d.{struct}_events"));
+    assertEquals("p.d.raw_v1_dead_letter", DeadLetterTables.resolve(null, "p.d.raw_{struct}_v1"));
+    assertEquals("p:d.events_dead_letter", DeadLetterTables.resolve(null, "p:d.{struct}"));
+    assertEquals("p:d.dl", DeadLetterTables.resolve("p:d.dl", "p:d.events_{struct}"));
   }
 
   @Test

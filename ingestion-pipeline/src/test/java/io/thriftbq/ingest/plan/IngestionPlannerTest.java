@@ -9,6 +9,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.format.Format;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.SchemaUpdate;
@@ -332,8 +333,9 @@ public class IngestionPlannerTest {
     assertEquals(
         List.of(plan.outputTable(), plan.deadLetterTable()),
         setup.tables().stream().map(TableSetup.Table::spec).toList());
-    assertTrue("the output table follows the IDL", setup.tables().get(0).followsIdl());
-    assertFalse("the dead-letter table has its own schema", setup.tables().get(1).followsIdl());
+    assertTrue("the output table evolves", setup.tables().get(0).evolves());
+    assertTrue("so does the dead-letter table", setup.tables().get(1).evolves());
+    assertEquals(DeadLetterSchema.tableSchema(), setup.tables().get(1).schema());
     assertEquals(plan.schemas().tableSchema(), setup.tables().get(0).schema());
   }
 

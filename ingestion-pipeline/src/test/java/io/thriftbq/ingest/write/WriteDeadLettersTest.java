@@ -56,7 +56,8 @@ public class WriteDeadLettersTest {
         Instant.parse("2024-05-01T12:00:00Z"),
         Map.of("event_id", messageId),
         Instant.parse("2024-05-01T12:00:01Z"),
-        "p:d.events");
+        "p:d.events",
+        "");
   }
 
   @Test

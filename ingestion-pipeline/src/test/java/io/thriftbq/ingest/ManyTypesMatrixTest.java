@@ -1,0 +1,258 @@
+package io.thriftbq.ingest;
+
+import static org.junit.Assert.assertEquals;
+
+import com.google.api.services.bigquery.model.TableRow;
+import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.WriteMethod;
+import io.thriftbq.ingest.plan.IngestionPlan;
+import io.thriftbq.ingest.plan.TypePlan;
+import io.thriftbq.ingest.testing.FakeBigQuery;
+import io.thriftbq.ingest.testing.RowNormalizer;
+import io.thriftbq.ingest.testing.ShopEvents;
+import io.thriftbq.ingest.testing.TestData;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessageWithAttributesAndMessageIdCoder;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.testing.TestStream;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TimestampedValue;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
+
+/**
+ * Three structs in one job, routed by attribute and by union member, with every format and every
+ * write method, against Beam's fake BigQuery: each struct's rows land in its own table, exactly,
+ * and the same whatever the format; messages no struct takes are ROUTE dead letters; a malformed
+ * struct is a DECODE dead letter naming its struct and table.
+ */
+@RunWith(Parameterized.class)
+public class ManyTypesMatrixTest {
+  private static final int EVENTS = 12;
+
+  @Parameters(name = "{0}, {1}, unbounded={2}")
+  public static Collection<Object[]> cases() {
+    List<Object[]> cases = new ArrayList<>();
+    for (WriteMethod method : WriteMethod.values()) {
+      for (String layout : List.of("attribute", "union")) {
+        cases.add(new Object[] {method, layout, false});
+        cases.add(new Object[] {method, layout, true});
+      }
+    }
+    return cases;
+  }
+
+  private final WriteMethod method;
+  private final boolean union;
+  private final boolean unbounded;
+  private final ShopEvents shop = new ShopEvents(ThriftProtocol.BINARY);
+
+  public ManyTypesMatrixTest(WriteMethod method, String layout, boolean unbounded) {
+    this.method = method;
+    this.union = layout.equals("union");
+    this.unbounded = unbounded;
+  }
+
+  @Test
+  public void everyFormatRoutesEachStructToItsTableAndTheRestToDeadLetters() {
+    Map<StorageFormat, Map<String, List<Map<String, Object>>>> byFormat =
+        new EnumMap<>(StorageFormat.class);
+    for (StorageFormat format : StorageFormat.values()) {
+      FakeBigQuery fake = FakeBigQuery.create();
+      IngestionOptions options = options(fake, format);
+      IngestionPlan plan = IngestionPlan.of(options, input());
+      Pipeline pipeline = Pipeline.create(options);
+      IngestionPipeline.ingest(input(pipeline), options, fake.services);
+      pipeline.run().waitUntilFinish();
+
+      Map<String, List<Map<String, Object>>> tables = new TreeMap<>();
+      for (int type = 0; type < 3; type++) {
+        TypePlan typePlan = plan.types().get(type);
+        String table = fake.events + "_" + ShopEvents.TABLES.get(type);
+        assertEquals(FakeBigQuery.tableSpec(table), typePlan.table());
+        TableSchema schema = typePlan.schemas().tableSchema();
+        String idColumn = ShopEvents.ID_COLUMNS.get(type);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (TableRow row : fake.rows(table)) {
+          rows.add(RowNormalizer.normalize(row, schema));
+        }
+        rows.sort(Comparator.comparing(row -> String.valueOf(row.get(idColumn))));
+        assertEquals(
+            format
+                + " "
+                + table
+                + ": one row per event of its struct; dead letters: "
+                + fake.rows(fake.events + "_dead_letter"),
+            EVENTS / 3,
+            rows.size());
+        List<String> ids = rows.stream().map(row -> String.valueOf(row.get(idColumn))).toList();
+        assertEquals(format + " " + table + " ids", expectedIds(type, idColumn, schema), ids);
+        tables.put(table.substring(fake.events.length()), rows);
+      }
+      byFormat.put(format, tables);
+      assertDeadLetters(format, fake);
+    }
+    for (StorageFormat format : StorageFormat.values()) {
+      assertEquals(
+          format + " lands the same rows as TABLE_ROW",
+          byFormat.get(StorageFormat.TABLE_ROW),
+          byFormat.get(format));
+    }
+  }
+
+  /** The ids of the generated events of {@code type}, as the table holds them, sorted. */
+  private List<String> expectedIds(int type, String idColumn, TableSchema schema) {
+    // Planned on the fake's table names without resetting the fake (its state is static).
+    IngestionOptions options = options(null, StorageFormat.TABLE_ROW);
+    IngestionPlan plan = IngestionPlan.of(options, input());
+    var converter =
+        io.thriftbq.ingest.format.Format.of(StorageFormat.TABLE_ROW)
+            .newConverter(plan.types().get(type).decoding());
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < EVENTS; i++) {
+      if (ShopEvents.typeOf(i) == type) {
+        try {
+          Object row =
+              converter.fromBytes(shop.struct(i), io.thriftbq.ingest.convert.EventMetadata.EMPTY);
+          ids.add(String.valueOf(RowNormalizer.normalize((TableRow) row, schema).get(idColumn)));
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      }
+    }
+    ids.sort(Comparator.naturalOrder());
+    return ids;
+  }
+
+  private void assertDeadLetters(StorageFormat format, FakeBigQuery fake) {
+    Map<String, Integer> byStageAndStruct = new HashMap<>();
+    Map<String, String> tableByStruct = new HashMap<>();
+    for (TableRow row : fake.rows(fake.events + "_dead_letter")) {
+      String struct = (String) row.getOrDefault(DeadLetterSchema.STRUCT, "");
+      byStageAndStruct.merge(row.get(DeadLetterSchema.STAGE) + "/" + struct, 1, Integer::sum);
+      tableByStruct.put(struct, String.valueOf(row.get(DeadLetterSchema.EVENT_TABLE)));
+    }
+    Map<String, Integer> expected = new HashMap<>();
+    expected.put("ROUTE/", union ? 3 : 2);
+    expected.put("DECODE/Refund", 1);
+    assertEquals(format + " dead letters by stage/struct", expected, byStageAndStruct);
+    assertEquals(
+        format + " a DECODE dead letter names its struct's table",
+        FakeBigQuery.tableSpec(fake.events + "_refund"),
+        tableByStruct.get("Refund"));
+    assertEquals(format + " a ROUTE dead letter names no table", "", tableByStruct.get(""));
+  }
+
+  /**
+   * @param fake the fake to write to, or null for options that are only planned
+   */
+  private IngestionOptions options(FakeBigQuery fake, StorageFormat format) {
+    List<String> args = new ArrayList<>();
+    args.add(
+        "--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory");
+    args.add("--project=" + FakeBigQuery.PROJECT);
+    args.add("--runner=DirectRunner");
+    args.add(
+        "--outputTable="
+            + (fake == null ? FakeBigQuery.tableSpec("planned") : fake.eventsSpec())
+            + "_{struct}");
+    args.add("--thriftIdl=" + ShopEvents.IDL);
+    if (union) {
+      args.add("--thriftUnion=AnyEvent");
+    } else {
+      args.add("--thriftStructs=" + String.join(",", ShopEvents.STRUCTS));
+    }
+    args.add("--formatToStore=" + format);
+    args.add("--bigQueryWriteMethod=" + method);
+    args.add("--includePubsubMessageId=true");
+    if (unbounded && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
+      args.add("--enableBigQueryAutoshard=true");
+    }
+    if (unbounded && method == WriteMethod.STORAGE_WRITE_API) {
+      args.add("--storageWriteApiTriggeringFrequencySec=1");
+    }
+    return PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
+        .withValidation()
+        .as(IngestionOptions.class);
+  }
+
+  private IngestionPlan.Input input() {
+    return unbounded
+        ? IngestionPlan.Input.UNBOUNDED_MESSAGES
+        : IngestionPlan.Input.BOUNDED_MESSAGES;
+  }
+
+  /** The events, one malformed Refund, and the messages no struct takes. */
+  private List<TimestampedValue<PubsubMessage>> messages() {
+    List<PubsubMessage> messages = new ArrayList<>();
+    for (int i = 0; i < EVENTS; i++) {
+      Map<String, String> attributes = new HashMap<>(TestData.attributes(i));
+      if (!union) {
+        attributes.put("thrift_struct", ShopEvents.STRUCTS.get(ShopEvents.typeOf(i)));
+      }
+      messages.add(new PubsubMessage(union ? shop.union(i) : shop.struct(i), attributes, "m-" + i));
+    }
+    // A Refund cut short: a DECODE dead letter of Refund.
+    byte[] refund = shop.struct(1);
+    byte[] cut = java.util.Arrays.copyOf(refund, refund.length / 2);
+    if (union) {
+      messages.add(new PubsubMessage(shop.wrap(2, (byte) 12, cut), Map.of(), "bad-refund"));
+      // The union's string member, an unknown member and an empty union: ROUTE dead letters.
+      messages.add(
+          new PubsubMessage(
+              shop.wrap(4, (byte) 11, new byte[] {0, 0, 0, 2, 'h', 'i'}), Map.of(), "note"));
+      messages.add(new PubsubMessage(shop.wrap(9, (byte) 12, new byte[] {0}), Map.of(), "m9"));
+      messages.add(new PubsubMessage(new byte[] {0}, Map.of(), "empty"));
+    } else {
+      messages.add(new PubsubMessage(cut, Map.of("thrift_struct", "Refund"), "bad-refund"));
+      messages.add(new PubsubMessage(shop.struct(0), Map.of(), "no-attribute"));
+      messages.add(
+          new PubsubMessage(
+              "x".getBytes(StandardCharsets.UTF_8), Map.of("thrift_struct", "Nope"), "unknown"));
+    }
+    List<TimestampedValue<PubsubMessage>> stamped = new ArrayList<>();
+    for (int i = 0; i < messages.size(); i++) {
+      stamped.add(TimestampedValue.of(messages.get(i), TestData.publishTime(i)));
+    }
+    return stamped;
+  }
+
+  private PCollection<PubsubMessage> input(Pipeline pipeline) {
+    List<TimestampedValue<PubsubMessage>> messages = messages();
+    if (!unbounded) {
+      return pipeline.apply(
+          Create.timestamped(messages)
+              .withCoder(PubsubMessageWithAttributesAndMessageIdCoder.of()));
+    }
+    TestStream.Builder<PubsubMessage> stream =
+        TestStream.create(PubsubMessageWithAttributesAndMessageIdCoder.of())
+            .advanceWatermarkTo(TestData.PUBLISH_BASE);
+    int half = messages.size() / 2;
+    stream =
+        stream.addElements(
+            messages.get(0), messages.subList(1, half).toArray(new TimestampedValue[0]));
+    stream = stream.advanceWatermarkTo(TestData.publishTime(half));
+    stream =
+        stream.addElements(
+            messages.get(half),
+            messages.subList(half + 1, messages.size()).toArray(new TimestampedValue[0]));
+    return pipeline.apply(stream.advanceWatermarkToInfinity());
+  }
+}
