@@ -2,6 +2,8 @@ package io.thriftbq.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.stack.EmulatorStack;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

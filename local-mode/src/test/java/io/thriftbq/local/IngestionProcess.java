@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import io.thriftbq.local.run.LocalRun;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.sdk.PipelineResult;

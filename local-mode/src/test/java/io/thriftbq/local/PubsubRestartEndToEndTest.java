@@ -12,6 +12,12 @@ import static org.junit.Assert.assertEquals;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.engine.FlinkMetrics;
+import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.PubsubEmulator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

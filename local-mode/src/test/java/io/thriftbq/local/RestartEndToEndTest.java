@@ -8,6 +8,10 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.Assert.assertEquals;
 
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.source.PacedPublisher;
+import io.thriftbq.local.stack.EmulatorStack;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
