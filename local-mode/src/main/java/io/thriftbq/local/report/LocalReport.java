@@ -2,33 +2,30 @@ package io.thriftbq.local.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.thriftbq.ingest.deadletter.DeadLetterTables;
-import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.local.config.LocalRunConfig;
-import io.thriftbq.local.progress.Percentiles;
-import io.thriftbq.local.progress.RunCosts;
-import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.result.DeadLetterContents;
+import io.thriftbq.local.result.EventTableContents;
+import io.thriftbq.local.result.IdFieldCheck;
+import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.source.MalformedMessages;
-import io.thriftbq.local.stack.BigQueryEmulator;
-import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.LoopbackHttp;
-import io.thriftbq.local.stack.QueryRows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
-import org.apache.beam.sdk.metrics.DistributionResult;
-import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * What a local run published, what arrived in the emulator's tables, and how fast. Everything about
- * rows is queried from the BigQuery emulator after the run, not taken from the pipeline's own
- * counters (which are reported next to it as a cross-check).
+ * What a local run published, what arrived in the emulator's tables, and how fast: built from the
+ * run's {@link RunResult} alone. Everything about rows was queried from the BigQuery emulator after
+ * the run, not taken from the pipeline's own counters (which are reported next to it as a
+ * cross-check).
  */
 public final class LocalReport {
   /** The latency interval, in words, as printed and written to JSON. */
@@ -85,108 +82,39 @@ public final class LocalReport {
 
   public ObjectNode json;
 
-  static String idColumnSql(String alias) {
-    return alias + ".value";
-  }
-
-  public static String qualified(String table) {
-    return "`" + LocalRunConfig.DATASET + "." + table + "`";
-  }
-
-  /** Distinct {@code event_id} attribute values in the event table. */
-  public static String distinctIdsSql(String table) {
-    return "SELECT COUNT(DISTINCT a.value) FROM "
-        + qualified(table)
-        + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'";
-  }
-
-  public static LocalReport build(
-      LocalRunConfig config,
-      EmulatorStack stack,
-      String table,
-      LocalRun.Channel channel,
-      List<String> ingestionArgs,
-      List<MalformedMessages.Malformed> malformed,
-      LocalRun.Progress progress,
-      MetricQueryResults metrics,
-      long[] latencySamples,
-      long[] steadyLatencySamples,
-      long eventsPublished,
-      java.util.function.@org.checkerframework.checker.nullness.qual.Nullable LongFunction<String>
-          idFieldOf)
-      throws IOException {
+  /** The report on {@code result}: totals over the run's tables, what is missing, the verdict. */
+  public static LocalReport of(RunResult result) {
     LocalReport report = new LocalReport();
-    BigQueryEmulator bq = stack.bigquery();
-    String deadLetterTable = table + DeadLetterTables.DEFAULT_SUFFIX;
-    boolean eventTableExists = bq.tableExists(LocalRunConfig.DATASET, table);
-    boolean deadLetterTableExists = bq.tableExists(LocalRunConfig.DATASET, deadLetterTable);
-
+    LocalRunConfig config = result.config();
     report.step = config.step().number();
     report.exactlyOnce = config.step().exactlyOnce();
     report.eventsRequested = config.events();
-    report.eventsPublished = eventsPublished;
-    report.malformedPublished = malformed.size();
-    report.latencySamples = latencySamples;
-    report.steadyLatencySamples = steadyLatencySamples;
-    report.problems.addAll(progress.problems);
+    report.eventsPublished = result.eventsPublished();
+    report.malformedPublished = result.malformed().size();
+    report.latencySamples = result.latencySamples();
+    report.steadyLatencySamples = result.steadyLatencySamples();
+    report.problems.addAll(result.problems());
 
-    // Rows and ids in the event table.
-    java.util.Set<Long> seen = new java.util.HashSet<>();
-    if (eventTableExists) {
-      report.rowsInTable = bq.queryLong("SELECT COUNT(*) FROM " + qualified(table));
-      long rowsWithId = 0;
-      for (Map<String, JsonNode> row :
-          bq.query(
-              "SELECT a.value AS id, COUNT(*) AS n FROM "
-                  + qualified(table)
-                  + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id' GROUP BY a.value")) {
-        long id = Long.parseLong(row.get("id").asText());
-        long n = Long.parseLong(row.get("n").asText());
-        rowsWithId += n;
-        seen.add(id);
-        if (n > 1) {
-          report.duplicates.put(id, n);
-        }
-      }
-      report.distinctEventIds = seen.size();
-      report.rowsWithoutEventId = report.rowsInTable - rowsWithId;
+    Set<Long> seen = new HashSet<>();
+    for (EventTableContents table : result.eventTables()) {
+      report.rowsInTable += table.rows();
+      report.rowsWithoutEventId += table.rowsWithoutEventId();
+      seen.addAll(table.eventIds());
+      table.duplicates().forEach((id, n) -> report.duplicates.merge(id, n, Long::sum));
     }
-
-    // Dead letters: by stage, the malformed ones by id, and any valid event among them.
-    if (deadLetterTableExists) {
-      report.deadLetters = bq.queryLong("SELECT COUNT(*) FROM " + qualified(deadLetterTable));
-      for (Map<String, JsonNode> row :
-          bq.query(
-              "SELECT stage, COUNT(*) AS n FROM "
-                  + qualified(deadLetterTable)
-                  + " GROUP BY stage")) {
-        report.deadLettersByStage.put(
-            row.get("stage").asText(), Long.parseLong(row.get("n").asText()));
-      }
-      for (Map<String, JsonNode> row :
-          bq.query(
-              "SELECT a.value AS id, d.stage AS stage FROM "
-                  + qualified(deadLetterTable)
-                  + " AS d, UNNEST(d.attributes) AS a WHERE a.key = '"
-                  + MalformedMessages.ID_ATTRIBUTE
-                  + "'")) {
-        report.malformedStages.merge(
-            row.get("id").asText(), row.get("stage").asText(), (x, y) -> x + "," + y);
-      }
-      for (Map<String, JsonNode> row :
-          bq.query(
-              "SELECT a.value AS id, d.stage AS stage FROM "
-                  + qualified(deadLetterTable)
-                  + " AS d, UNNEST(d.attributes) AS a WHERE a.key = 'event_id'")) {
-        try {
-          report.validEventsDeadLettered.put(
-              Long.parseLong(row.get("id").asText()), row.get("stage").asText());
-        } catch (NumberFormatException notAnId) {
-          report.warnings.add("dead letter with event_id " + row.get("id"));
-        }
-      }
+    report.distinctEventIds = seen.size();
+    for (DeadLetterContents table : result.deadLetterTables()) {
+      report.deadLetters += table.rows();
+      table.byStage().forEach((stage, n) -> report.deadLettersByStage.merge(stage, n, Long::sum));
+      table
+          .malformedStages()
+          .forEach((id, stage) -> report.malformedStages.merge(id, stage, (x, y) -> x + "," + y));
+      report.validEventsDeadLettered.putAll(table.validEvents());
+      table
+          .unreadableEventIds()
+          .forEach(id -> report.warnings.add("dead letter with event_id " + id));
     }
-    for (MalformedMessages.Malformed bad : malformed) {
+    for (MalformedMessages.Malformed bad : result.malformed()) {
       String stage = report.malformedStages.get(bad.id());
       if (stage == null) {
         report.malformedMissing.add(bad.id());
@@ -206,378 +134,73 @@ public final class LocalReport {
         report.missingIds.add(id);
       }
     }
-
-    if (idFieldOf != null && eventTableExists) {
+    IdFieldCheck idField = result.idField();
+    if (idField != null) {
       report.idFieldChecked = true;
-      checkIdField(report, config, bq, table, idFieldOf);
+      report.idFieldMissing.addAll(idField.missing());
+      report.idFieldUnexpected.addAll(idField.unexpected());
     }
-
-    // Verdict.
-    if (!report.missingIds.isEmpty()) {
-      report.problems.add(
-          report.missingIds.size() + " generated event(s) neither written nor dead-lettered");
-    }
-    if (!report.malformedMissing.isEmpty()) {
-      report.problems.add(
-          report.malformedMissing.size()
-              + " malformed message(s) missing from the dead-letter table");
-    }
-    if (!report.duplicates.isEmpty()) {
-      String text =
-          report.duplicates.size()
-              + " event id(s) written more than once ("
-              + (report.rowsInTable - report.rowsWithoutEventId - report.distinctEventIds)
-              + " extra row(s))";
-      if (report.exactlyOnce) {
-        report.problems.add(text + " by an exactly-once step");
-      } else {
-        report.warnings.add(text + "; allowed for at-least-once writes");
-      }
-    }
-    if (!report.malformedWrongStage.isEmpty()) {
-      report.warnings.add(
-          report.malformedWrongStage.size()
-              + " malformed message(s) dead-lettered at an unexpected stage");
-    }
-    if (!report.validEventsDeadLettered.isEmpty()) {
-      report.warnings.add(
-          report.validEventsDeadLettered.size() + " valid generated event(s) were dead-lettered");
-    }
-    if (latencySamples.length == 0) {
-      report.warnings.add("no latency samples were recorded");
-    }
-
-    report.json =
-        report.toJson(
-            config, stack, table, channel, ingestionArgs, progress, metrics, deadLetterTableExists);
+    report.judge(idField);
+    report.json = ReportJson.of(report, result);
     return report;
   }
 
-  /**
-   * The values of {@code --id-field} in the table against those of the generated events that were
-   * not dead-lettered: each generated value present, and nothing else.
-   */
-  private static void checkIdField(
-      LocalReport report,
-      LocalRunConfig config,
-      BigQueryEmulator bq,
-      String table,
-      java.util.function.LongFunction<String> idFieldOf)
-      throws IOException {
-    java.util.Map<String, Long> expected = new java.util.HashMap<>();
-    for (long id = 0; id < config.events(); id++) {
-      if (!report.validEventsDeadLettered.containsKey(id)) {
-        expected.merge(idFieldOf.apply(id), 1L, Long::sum);
+  /** The verdict: problems fail the run, warnings do not. */
+  private void judge(@Nullable IdFieldCheck idField) {
+    if (!missingIds.isEmpty()) {
+      problems.add(missingIds.size() + " generated event(s) neither written nor dead-lettered");
+    }
+    if (!malformedMissing.isEmpty()) {
+      problems.add(
+          malformedMissing.size() + " malformed message(s) missing from the dead-letter table");
+    }
+    if (idField != null && !idFieldMissing.isEmpty()) {
+      problems.add(
+          idFieldMissing.size()
+              + " generated value(s) of "
+              + idField.field()
+              + " missing from the table, e.g. "
+              + idFieldMissing.subList(0, Math.min(5, idFieldMissing.size())));
+    }
+    if (idField != null && !idFieldUnexpected.isEmpty()) {
+      problems.add(
+          idFieldUnexpected.size()
+              + " value(s) of "
+              + idField.field()
+              + " in the table that no generated event has, e.g. "
+              + idFieldUnexpected.subList(0, Math.min(5, idFieldUnexpected.size())));
+    }
+    if (!duplicates.isEmpty()) {
+      String text =
+          duplicates.size()
+              + " event id(s) written more than once ("
+              + duplicateExtraRows()
+              + " extra row(s))";
+      if (exactlyOnce) {
+        problems.add(text + " by an exactly-once step");
+      } else {
+        warnings.add(text + "; allowed for at-least-once writes");
       }
     }
-    java.util.Map<String, Long> actual = new java.util.HashMap<>();
-    for (Map<String, JsonNode> row :
-        bq.query(
-            "SELECT t."
-                + config.idField()
-                + " AS v FROM "
-                + qualified(table)
-                + " AS t WHERE t."
-                + config.idField()
-                + " IS NOT NULL")) {
-      actual.merge(row.get("v").asText(), 1L, Long::sum);
+    if (!malformedWrongStage.isEmpty()) {
+      warnings.add(
+          malformedWrongStage.size()
+              + " malformed message(s) dead-lettered at an unexpected stage");
     }
-    expected.forEach(
-        (value, n) -> {
-          if (!actual.containsKey(value)) {
-            report.idFieldMissing.add(value);
-          }
-        });
-    actual.forEach(
-        (value, n) -> {
-          if (!expected.containsKey(value)) {
-            report.idFieldUnexpected.add(value);
-          }
-        });
-    if (!report.idFieldMissing.isEmpty()) {
-      report.problems.add(
-          report.idFieldMissing.size()
-              + " generated value(s) of "
-              + config.idField()
-              + " missing from the table, e.g. "
-              + report.idFieldMissing.subList(0, Math.min(5, report.idFieldMissing.size())));
+    if (!validEventsDeadLettered.isEmpty()) {
+      warnings.add(validEventsDeadLettered.size() + " valid generated event(s) were dead-lettered");
     }
-    if (!report.idFieldUnexpected.isEmpty()) {
-      report.problems.add(
-          report.idFieldUnexpected.size()
-              + " value(s) of "
-              + config.idField()
-              + " in the table that no generated event has, e.g. "
-              + report.idFieldUnexpected.subList(0, Math.min(5, report.idFieldUnexpected.size())));
+    if (latencySamples.length == 0) {
+      warnings.add("no latency samples were recorded");
     }
+  }
+
+  long duplicateExtraRows() {
+    return rowsInTable - rowsWithoutEventId - distinctEventIds;
   }
 
   public boolean ok() {
     return problems.isEmpty();
-  }
-
-  private ObjectNode toJson(
-      LocalRunConfig config,
-      EmulatorStack stack,
-      String table,
-      LocalRun.Channel channel,
-      List<String> ingestionArgs,
-      LocalRun.Progress progress,
-      MetricQueryResults metrics,
-      boolean deadLetterTableExists)
-      throws IOException {
-    ObjectNode root = LoopbackHttp.JSON.createObjectNode();
-    root.put("status", ok() ? "OK" : "FAILED");
-    ArrayNode problemsNode = root.putArray("problems");
-    problems.forEach(problemsNode::add);
-    ArrayNode warningsNode = root.putArray("warnings");
-    warnings.forEach(warningsNode::add);
-
-    ObjectNode configuration = root.putObject("configuration");
-    configuration.put("step", step);
-    configuration.put("write_method", config.step().writeMethod().name());
-    configuration.put("format", config.format().name());
-    configuration.put("extra_setting", config.step().extraSetting());
-    Integer frequency =
-        config.step().effectiveTriggeringFrequencySec(config.triggeringFrequencySec());
-    if (frequency != null) {
-      configuration.put("triggering_frequency_sec", frequency);
-    }
-    configuration.put("exactly_once", exactlyOnce);
-    configuration.put("runner", config.engine().describe());
-    configuration.put("direct_runner_checks", config.directRunnerChecks());
-    configuration.put("events", config.events());
-    configuration.put("rate_per_sec", config.rate());
-    configuration.put("records_per_message", config.recordsPerMessage());
-    configuration.put(
-        "publisher",
-        config.generatorPipeline()
-            ? "generator pipeline (DirectRunner, bounded: publishes at its end)"
-            : "paced in-process publisher using the generator's core");
-    configuration.put("seed", config.seed());
-    configuration.put("topic", stack.pubsub().topicPath(channel.topic()));
-    configuration.put("subscription", stack.pubsub().subscriptionPath(channel.subscription()));
-    configuration.put(
-        "table", stack.bigquery().project() + ":" + LocalRunConfig.DATASET + "." + table);
-    ArrayNode args = configuration.putArray("ingestion_args");
-    ingestionArgs.forEach(args::add);
-
-    ObjectNode published = root.putObject("published");
-    published.put("events", eventsPublished);
-    published.put("malformed_messages", malformedPublished);
-
-    ObjectNode written = root.putObject("table");
-    written.put("rows", rowsInTable);
-    written.put("distinct_event_ids", distinctEventIds);
-    written.put("rows_without_event_id", rowsWithoutEventId);
-    written.put("duplicate_ids", duplicates.size());
-    written.put("duplicate_extra_rows", rowsInTable - rowsWithoutEventId - distinctEventIds);
-    ArrayNode dupSample = written.putArray("duplicate_sample");
-    duplicates.entrySet().stream()
-        .limit(10)
-        .forEach(e -> dupSample.addObject().put("event_id", e.getKey()).put("rows", e.getValue()));
-    written.put("missing_ids", missingIds.size());
-    ArrayNode missingSample = written.putArray("missing_sample");
-    missingIds.stream().limit(20).forEach(missingSample::add);
-
-    ObjectNode dead = root.putObject("dead_letters");
-    dead.put("total", deadLetters);
-    ObjectNode byStage = dead.putObject("by_stage");
-    deadLettersByStage.forEach(byStage::put);
-    dead.put("malformed_found", malformedStages.size());
-    dead.put("malformed_missing", malformedMissing.size());
-    ArrayNode wrong = dead.putArray("malformed_wrong_stage");
-    malformedWrongStage.stream().limit(20).forEach(wrong::add);
-    dead.put("valid_events_dead_lettered", validEventsDeadLettered.size());
-
-    ObjectNode throughput = root.putObject("throughput");
-    if (progress.generatorMillis > 0) {
-      throughput.put(
-          "publish_events_per_sec", round(eventsPublished * 1000.0 / progress.generatorMillis));
-      throughput.put("publish_wall_sec", round(progress.generatorMillis / 1000.0));
-    }
-    double sustained = sustainedRowsPerSec(progress);
-    if (sustained > 0) {
-      throughput.put("rows_per_sec_sustained", round(sustained));
-    }
-    throughput.put("rows_per_sec_peak_5s", round(peakRate(progress, 5000)));
-    if (progress.accountedAtMillis > 0) {
-      throughput.put("all_accounted_after_sec", round(progress.accountedAtMillis / 1000.0));
-    }
-    throughput.put(
-        "note",
-        "rows/s from the emulator's row count polled once per second, between the first poll that"
-            + " saw rows and the poll that saw every event; it includes the engine's start-up"
-            + " lag only at the start.");
-
-    putCosts(root.putObject("costs"), progress);
-
-    ObjectNode latency = root.putObject("latency_ms");
-    latency.put("interval", LATENCY_INTERVAL);
-    putPercentiles(latency, latencySamples);
-    ObjectNode steady = latency.putObject("after_warmup");
-    steady.put(
-        "meaning",
-        "only events created at least "
-            + LocalRun.WARMUP_MILLIS / 1000
-            + " s after the ingestion pipeline was started, leaving out the engine's"
-            + " start-up");
-    putPercentiles(steady, steadyLatencySamples);
-    DistributionResult pipelineLatency =
-        LocalRun.distribution(metrics, IngestionMetrics.END_TO_END_LATENCY_MS);
-    if (pipelineLatency != null && pipelineLatency.getCount() > 0) {
-      ObjectNode d = latency.putObject("pipeline_metric_" + IngestionMetrics.END_TO_END_LATENCY_MS);
-      d.put("meaning", "event creation to the step just before BigQueryIO (Beam distribution)");
-      d.put("count", pipelineLatency.getCount());
-      d.put("mean", round(pipelineLatency.getMean()));
-      d.put("min", pipelineLatency.getMin());
-      d.put("max", pipelineLatency.getMax());
-    }
-
-    ObjectNode counters = root.putObject("pipeline_counters");
-    new TreeMap<>(LocalRun.counters(metrics)).forEach(counters::put);
-
-    ArrayNode timeline = root.putArray("timeline");
-    for (long[] point : progress.timeline) {
-      timeline
-          .addObject()
-          .put("t_ms", point[0])
-          .put("rows", point[1])
-          .put("dead_letters", point[2]);
-    }
-
-    ArrayNode samples = root.putArray("sample_rows");
-    if (rowsInTable > 0) {
-      JsonNode result =
-          stack
-              .bigquery()
-              .rawQuery("SELECT * FROM " + qualified(table) + " LIMIT " + config.sampleRows());
-      for (JsonNode row : result.path("rows")) {
-        samples.add(QueryRows.toObject(result.path("schema").path("fields"), row));
-      }
-    }
-    if (deadLetterTableExists && deadLetters > 0) {
-      ArrayNode deadSamples = root.putArray("sample_dead_letters");
-      JsonNode result =
-          stack
-              .bigquery()
-              .rawQuery(
-                  "SELECT stage, error_message, payload_format, message_id FROM "
-                      + qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
-                      + " LIMIT 3");
-      for (JsonNode row : result.path("rows")) {
-        deadSamples.add(QueryRows.toObject(result.path("schema").path("fields"), row));
-      }
-    }
-    return root;
-  }
-
-  private static void putPercentiles(ObjectNode node, long[] samples) {
-    node.put("samples", samples.length);
-    if (samples.length > 0) {
-      Percentiles p = new Percentiles(samples);
-      node.put("p50", p.percentile(50));
-      node.put("p95", p.percentile(95));
-      node.put("p99", p.percentile(99));
-      node.put("max", p.max());
-      node.put("mean", round(p.mean()));
-    }
-  }
-
-  /** What the run spent; every figure says how it was measured. */
-  private static void putCosts(ObjectNode costs, LocalRun.Progress progress) {
-    if (!Double.isNaN(progress.encodedBytesPerElement)) {
-      costs.put("encoded_bytes_per_element", round(progress.encodedBytesPerElement));
-    }
-    costs.put(
-        "encoded_bytes_per_element_how",
-        "mean size of the first "
-            + LocalRun.ENCODED_SIZE_SAMPLE
-            + " generated events converted by this run's plan and encoded with the coder the"
-            + " pipeline gives the collection it hands to BigQueryIO (what a shuffle carries)");
-    if (progress.costsMeasured) {
-      putPerHundredThousand(
-          costs, "pipeline_cpu_sec_per_100k_events", progress.costs, RunCosts.Sample::pipelineCpu);
-      putPerHundredThousand(
-          costs,
-          "pubsub_emulator_cpu_sec_per_100k_events",
-          progress.costs,
-          RunCosts.Sample::pubsubCpu);
-      putPerHundredThousand(
-          costs,
-          "bigquery_emulator_cpu_sec_per_100k_events",
-          progress.costs,
-          RunCosts.Sample::bigqueryCpu);
-      costs.put(
-          "cpu_how",
-          "CPU seconds per 100,000 rows written or dead-lettered, between the first once-a-second"
-              + " poll that saw rows and the poll that saw every event (start-up left out);"
-              + " pipeline: this JVM's process CPU time less the publisher's and the poller's"
-              + " threads (the engine, Beam, our code, GC and JIT); emulators: each emulator"
-              + " process with its children, including the poller's queries");
-    }
-    if (progress.exchangedBytes != null && progress.payloadBytesPublished > 0) {
-      costs.put(
-          "exchanged_bytes_per_input_byte",
-          round((double) progress.exchangedBytes / progress.payloadBytesPublished));
-      ObjectNode byTask = costs.putObject("exchanged_bytes_by_sending_task");
-      progress.exchangedBytesByTask.forEach(byTask::put);
-      costs.put(
-          "exchanged_bytes_how",
-          "bytes Flink's tasks serialized into data exchanges (numBytesOut of every task: the"
-              + " shuffles before the exactly-once write's sharded streams, and any other"
-              + " exchange) divided by the Thrift payload bytes published");
-    }
-  }
-
-  private static void putPerHundredThousand(
-      ObjectNode costs,
-      String name,
-      List<RunCosts.Sample> samples,
-      java.util.function.ToDoubleFunction<RunCosts.Sample> cpu) {
-    Double value = samples.isEmpty() ? null : RunCosts.perHundredThousandRows(samples, cpu);
-    if (value != null) {
-      costs.put(name, round(value));
-    }
-  }
-
-  public static double sustainedRowsPerSec(LocalRun.Progress progress) {
-    long[] first = null;
-    long[] last = null;
-    for (long[] point : progress.timeline) {
-      if (point[1] > 0 && first == null) {
-        first = point;
-      }
-      if (first != null) {
-        last = point;
-      }
-      if (progress.accountedAtMillis > 0 && point[0] >= progress.accountedAtMillis) {
-        break;
-      }
-    }
-    if (first == null || last == null || last[0] <= first[0]) {
-      return 0;
-    }
-    return (last[1] - first[1]) * 1000.0 / (last[0] - first[0]);
-  }
-
-  public static double peakRate(LocalRun.Progress progress, long windowMillis) {
-    double best = 0;
-    List<long[]> t = progress.timeline;
-    for (int i = 0; i < t.size(); i++) {
-      for (int j = i + 1; j < t.size(); j++) {
-        long span = t.get(j)[0] - t.get(i)[0];
-        if (span >= windowMillis) {
-          best = Math.max(best, (t.get(j)[1] - t.get(i)[1]) * 1000.0 / span);
-          break;
-        }
-      }
-    }
-    return best;
-  }
-
-  private static double round(double value) {
-    return Math.round(value * 10) / 10.0;
   }
 
   public void writeJson(Path file) throws IOException {
@@ -637,10 +260,14 @@ public final class LocalReport {
     JsonNode t = json.path("throughput");
     s.append(
         String.format(
-            "Throughput        published %s events/s; ingestion %s rows/s sustained, %s rows/s peak (5 s)%n",
+            "Throughput        published %s events/s; ingestion %s rows/s sustained, %s rows/s"
+                + " peak (%s)%n",
             t.path("publish_events_per_sec").asText("?"),
             t.path("rows_per_sec_sustained").asText("?"),
-            t.path("rows_per_sec_peak_5s").asText("?")));
+            t.path("rows_per_sec_peak_5s").asText("?"),
+            t.path("peak_window").asText("?")));
+    s.append("  sustained: ").append(t.path("sustained_how").asText()).append('\n');
+    s.append("  peak: ").append(t.path("peak_how").asText()).append('\n');
     JsonNode cost = json.path("costs");
     s.append(
         String.format(
@@ -673,7 +300,7 @@ public final class LocalReport {
               warm.path("p99").asLong(),
               warm.path("max").asLong(),
               steadyLatencySamples.length,
-              LocalRun.WARMUP_MILLIS / 1000));
+              RunResult.WARMUP_MILLIS / 1000));
     }
     s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
     JsonNode rows = json.path("sample_rows");

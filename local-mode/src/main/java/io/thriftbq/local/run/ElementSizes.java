@@ -1,5 +1,6 @@
 package io.thriftbq.local.run;
 
+import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
@@ -54,9 +55,9 @@ final class ElementSizes {
               Long.toString(1_000_000_000L + i),
               now,
               Map.of(
-                  LocalRun.EVENT_ID,
+                  EventAttributes.EVENT_ID,
                   Long.toString(i),
-                  io.thriftbq.codec.EventAttributes.EVENT_TIME_MS,
+                  EventAttributes.EVENT_TIME_MS,
                   Long.toString(now)));
       E element = sink.element(converter.fromBytes(payload, metadata), payload, metadata);
       total += encodedLength(coder, element);

@@ -3,13 +3,15 @@ package io.thriftbq.local.source;
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.ingest.deadletter.Stage;
-import io.thriftbq.local.stack.PubsubEmulator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 
 /**
@@ -43,7 +45,7 @@ public final class MalformedMessages {
   }
 
   /** A malformed message and what the dead-letter table must say about it. */
-  public record Malformed(String id, Kind kind, PubsubEmulator.RawMessage message) {}
+  public record Malformed(String id, Kind kind, SourceMessage message) {}
 
   private MalformedMessages() {}
 
@@ -92,8 +94,35 @@ public final class MalformedMessages {
       attributes.put(ID_ATTRIBUTE, id);
       attributes.put(KIND_ATTRIBUTE, kind.name());
       attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(System.currentTimeMillis()));
-      out.add(new Malformed(id, kind, new PubsubEmulator.RawMessage(payload, attributes)));
+      out.add(new Malformed(id, kind, new SourceMessage(payload, attributes)));
     }
     return out;
+  }
+
+  /**
+   * Publishes {@code malformed} in up to ten batches spread over {@code runMillis} (the generator's
+   * expected run time), so they reach the pipeline among the events rather than in one lump.
+   */
+  public static void publishSpread(
+      EventSource source, List<Malformed> malformed, long runMillis, AtomicLong published) {
+    if (malformed.isEmpty()) {
+      return;
+    }
+    int batches = Math.min(10, malformed.size());
+    try {
+      for (int b = 0; b < batches; b++) {
+        List<SourceMessage> batch = new ArrayList<>();
+        for (int i = b; i < malformed.size(); i += batches) {
+          batch.add(malformed.get(i).message());
+        }
+        source.publish(batch);
+        published.addAndGet(batch.size());
+        Thread.sleep(Math.max(1, runMillis) / batches);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -4,7 +4,6 @@ import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.local.progress.RunCosts;
-import io.thriftbq.local.stack.PubsubEmulator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,8 +28,7 @@ public final class PacedPublisher {
 
   public static final int MAX_MESSAGES_PER_CALL = 1000;
 
-  private final PubsubEmulator pubsub;
-  private final String topic;
+  private final EventSource source;
   private final RandomEventGenerator generator;
   private final long events;
   private final long ratePerSec;
@@ -41,14 +39,12 @@ public final class PacedPublisher {
   private volatile long runMillis = -1;
 
   public PacedPublisher(
-      PubsubEmulator pubsub,
-      String topic,
+      EventSource source,
       RandomEventGenerator generator,
       long events,
       long ratePerSec,
       int recordsPerMessage) {
-    this.pubsub = pubsub;
-    this.topic = topic;
+    this.source = source;
     this.generator = generator;
     this.events = events;
     this.ratePerSec = ratePerSec;
@@ -97,17 +93,17 @@ public final class PacedPublisher {
     while (next < events) {
       double elapsedSec = (System.nanoTime() - start) / 1e9;
       long due = Math.min(events, (long) Math.ceil(elapsedSec * ratePerSec) + 1);
-      List<PubsubEmulator.RawMessage> batch = new ArrayList<>();
+      List<SourceMessage> batch = new ArrayList<>();
       while (next < due && batch.size() < MAX_MESSAGES_PER_CALL) {
         int count = (int) Math.min(recordsPerMessage, events - next);
         batch.add(message(next, count));
         next += count;
       }
       if (!batch.isEmpty()) {
-        pubsub.publish(topic, batch);
+        source.publish(batch);
         published.set(next);
         long bytes = 0;
-        for (PubsubEmulator.RawMessage message : batch) {
+        for (SourceMessage message : batch) {
           bytes += message.data().length;
         }
         publishedBytes.addAndGet(bytes);
@@ -125,7 +121,7 @@ public final class PacedPublisher {
     runMillis = (System.nanoTime() - start) / 1_000_000;
   }
 
-  private PubsubEmulator.RawMessage message(long first, int count) {
+  private SourceMessage message(long first, int count) {
     long createdAtMs = System.currentTimeMillis();
     Map<String, String> attributes = new HashMap<>();
     byte[] payload;
@@ -141,6 +137,6 @@ public final class PacedPublisher {
     }
     attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
     attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
-    return new PubsubEmulator.RawMessage(payload, attributes);
+    return new SourceMessage(payload, attributes);
   }
 }

@@ -49,4 +49,14 @@ public final class QueryRows {
     }
     return cell;
   }
+
+  /** The value of {@code key} in a {@code [{key, value}, ...]} column of such a row, or null. */
+  public static String attribute(JsonNode attributes, String key) {
+    for (JsonNode entry : attributes) {
+      if (key.equals(entry.path("key").asText())) {
+        return entry.path("value").asText();
+      }
+    }
+    return null;
+  }
 }

@@ -12,7 +12,7 @@ import io.thriftbq.ingest.IngestionPipeline;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
-import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.run.IngestionArgs;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -76,7 +76,7 @@ public class TuningStepTest {
       List<String> args = new ArrayList<>();
       args.add("--runner=DirectRunner");
       args.add("--project=local-project");
-      args.add("--credentialFactoryClass=" + LocalRun.NOOP_CREDENTIALS);
+      args.add("--credentialFactoryClass=" + IngestionArgs.NOOP_CREDENTIALS);
       args.add("--pubsubRootUrl=http://localhost:1");
       args.add("--bigQueryEndpoint=http://127.0.0.1:2");
       args.add("--subscription=projects/local-project/subscriptions/s-1");
