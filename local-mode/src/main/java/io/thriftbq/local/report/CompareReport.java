@@ -90,18 +90,24 @@ public final class CompareReport {
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<title>Tuning steps compared</title><style>")
         .append("body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#222}")
-        .append("table{border-collapse:collapse;font-size:14px}")
-        .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}")
+        // A fixed layout at the page's width wraps long names and headers instead of widening the
+        // table past the page (the p99 column used to end up behind a scroll bar).
+        .append("table{border-collapse:collapse;font-size:13px;width:100%;table-layout:fixed}")
+        .append("td,th{border:1px solid #ccc;padding:3px 5px;text-align:right;")
+        .append("overflow-wrap:anywhere}")
+        .append("th{font-weight:600;vertical-align:bottom}")
         .append("td:nth-child(2),th:nth-child(2){text-align:left}")
         .append(".chart{margin:1.5em 0}.failed{color:#b00020;font-weight:bold}")
         .append("h2{font-size:18px;margin-bottom:4px}p.how{font-size:13px;color:#555;margin:2px 0}")
         .append("</style></head><body>\n");
     h.append("<h1>Tuning steps compared</h1>\n<p>").append(escape(setting)).append("</p>\n");
-    h.append("<table><tr><th>step</th><th>configuration</th><th>result</th>")
-        .append(
-            "<th>events/s</th><th>pipeline CPU-s /100k</th><th>Pub/Sub emulator CPU-s /100k</th>")
-        .append("<th>BigQuery emulator CPU-s /100k</th><th>bytes/element</th>")
-        .append("<th>exchanged bytes per input byte</th><th>p50 ms</th><th>p99 ms</th></tr>\n");
+    h.append("<div class=\"steps\"><table><colgroup><col style=\"width:5%\">")
+        .append("<col style=\"width:29%\"><col style=\"width:8%\">")
+        .append("<col span=\"8\" style=\"width:7%\"></colgroup>\n")
+        .append("<tr><th>step</th><th>configuration</th><th>result</th><th>events/s</th>")
+        .append("<th>pipeline CPU-s /100k</th><th>Pub/Sub emul. CPU-s /100k</th>")
+        .append("<th>BigQuery emul. CPU-s /100k</th><th>bytes / element</th>")
+        .append("<th>exch. bytes / input byte</th><th>p50 ms</th><th>p99 ms</th></tr>\n");
     for (StepFigures f : steps) {
       h.append("<tr><td>")
           .append(f.step())
@@ -127,7 +133,7 @@ public final class CompareReport {
           .append(f.latencyP99Millis() == null ? "?" : f.latencyP99Millis())
           .append("</td></tr>\n");
     }
-    h.append("</table>\n");
+    h.append("</table></div>\n");
     h.append(
         chart(
             "Sustained events/s (higher is better)",

@@ -3,13 +3,16 @@ package io.thriftbq.local.report;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;
 
+import io.thriftbq.local.config.TuningStep;
 import java.awt.image.BufferedImage;
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -157,6 +160,71 @@ public class CompareReportTest {
     assertThat("events/s and pipeline CPU bars", pixels(image, 0x1a73e8), greaterThan(5_000));
     assertThat("BigQuery emulator CPU bars", pixels(image, 0x34a853), greaterThan(1_000));
     assertThat("p99 bars", pixels(image, 0xd93025), greaterThan(1_000));
+  }
+
+  /**
+   * The table fits the page at the size the chart test renders it: every step with its real
+   * description and wide figures, measured in Chromium (scrollWidth of the table against the width
+   * of its container, and of the page against the window). The page carries no script, so the test
+   * renders a copy with one that writes the measurements into the DOM.
+   */
+  @Test
+  public void chromiumFitsTheTableInThePage() throws Exception {
+    String chromium = findChromium();
+    if (System.getenv("THRIFTBQ_REQUIRE_CHROMIUM") == null) {
+      assumeTrue("chromium is not installed (scripts/test-all.sh installs it)", chromium != null);
+    }
+    assertTrue("scripts/test-all.sh installs chromium; it is missing", chromium != null);
+    List<StepFigures> figures = new java.util.ArrayList<>();
+    for (TuningStep step : TuningStep.all()) {
+      figures.add(
+          new StepFigures(
+              step.number(),
+              step.describe(),
+              step.number() % 2 == 0,
+              123_456,
+              123_456.7,
+              12_345.6,
+              12_345.6,
+              12_345.6,
+              123_456.0,
+              123.45,
+              1_234_567L,
+              12_345_678L));
+    }
+    String measure =
+        "<script>var t=document.querySelector('table');document.body.setAttribute('data-fit',"
+            + "t.scrollWidth+' '+t.parentElement.clientWidth+' '"
+            + "+document.documentElement.scrollWidth+' '+window.innerWidth)</script></body>";
+    Path html = temp.newFile("fit.html").toPath();
+    Files.writeString(html, new CompareReport(figures, "fit").html().replace("</body>", measure));
+    Process process =
+        new ProcessBuilder(
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + temp.newFolder("fit-profile"),
+                "--window-size=900,2200",
+                "--dump-dom",
+                html.toUri().toString())
+            .redirectError(temp.newFile("fit-chromium.log"))
+            .start();
+    String dom = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue("chromium finished", process.waitFor(90, TimeUnit.SECONDS));
+    Matcher fit = Pattern.compile("data-fit=\"(\\d+) (\\d+) (\\d+) (\\d+)\"").matcher(dom);
+    assertTrue("measurements in the DOM", fit.find());
+    int table = Integer.parseInt(fit.group(1));
+    int container = Integer.parseInt(fit.group(2));
+    int page = Integer.parseInt(fit.group(3));
+    int window = Integer.parseInt(fit.group(4));
+    assertThat("the table's width", table, lessThanOrEqualTo(container));
+    assertThat("the page's width", page, lessThanOrEqualTo(window));
   }
 
   private static int pixels(BufferedImage image, int rgb) {
