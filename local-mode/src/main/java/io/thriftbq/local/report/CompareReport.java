@@ -13,10 +13,10 @@ public final class CompareReport {
   /** How each column was measured, printed under the table and the charts. */
   static final List<String> HOW =
       List.of(
-          "Sustained events/s: rows (written + dead-lettered) counted in the BigQuery emulator"
-              + " once a second, from the first poll that saw rows to the one that saw every"
-              + " event; the run publishes at --rate, so a step that keeps up shows about the rate"
-              + " and a slower one shows its ceiling on this machine.",
+          "Sustained events/s: rows written to the event table, counted in the BigQuery"
+              + " emulator once a second, from the first poll that saw rows to the first that saw"
+              + " the final count; the run publishes at --rate, so a step that keeps up shows about"
+              + " the rate and a slower one shows its ceiling on this machine.",
           "CPU-s per 100k events: CPU time between the same two polls, per 100,000 rows: the"
               + " pipeline is this JVM's process CPU less the publisher's and the poller's threads"
               + " (engine, Beam, our code, GC, JIT); each emulator is its process tree.",
