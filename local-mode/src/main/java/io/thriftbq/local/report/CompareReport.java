@@ -93,17 +93,18 @@ public final class CompareReport {
         // A fixed layout at the page's width wraps long names and headers instead of widening the
         // table past the page (the p99 column used to end up behind a scroll bar).
         .append("table{border-collapse:collapse;font-size:13px;width:100%;table-layout:fixed}")
-        .append("td,th{border:1px solid #ccc;padding:3px 5px;text-align:right;")
+        .append("td,th{border:1px solid #ccc;padding:3px 4px;text-align:right;")
         .append("overflow-wrap:anywhere}")
-        .append("th{font-weight:600;vertical-align:bottom}")
+        .append("th{font-weight:600;font-size:11px;vertical-align:bottom}")
         .append("td:nth-child(2),th:nth-child(2){text-align:left}")
         .append(".chart{margin:1.5em 0}.failed{color:#b00020;font-weight:bold}")
         .append("h2{font-size:18px;margin-bottom:4px}p.how{font-size:13px;color:#555;margin:2px 0}")
         .append("</style></head><body>\n");
     h.append("<h1>Tuning steps compared</h1>\n<p>").append(escape(setting)).append("</p>\n");
+    // Widths that fit the longest header word of each column at 900 px; the configuration wraps.
     h.append("<div class=\"steps\"><table><colgroup><col style=\"width:5%\">")
-        .append("<col style=\"width:29%\"><col style=\"width:8%\">")
-        .append("<col span=\"8\" style=\"width:7%\"></colgroup>\n")
+        .append("<col style=\"width:21%\"><col style=\"width:6%\">")
+        .append("<col span=\"8\" style=\"width:8.5%\"></colgroup>\n")
         .append("<tr><th>step</th><th>configuration</th><th>result</th><th>events/s</th>")
         .append("<th>pipeline CPU-s /100k</th><th>Pub/Sub emul. CPU-s /100k</th>")
         .append("<th>BigQuery emul. CPU-s /100k</th><th>bytes / element</th>")
