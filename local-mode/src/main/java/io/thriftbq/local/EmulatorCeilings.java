@@ -9,12 +9,20 @@ import com.google.protobuf.ByteString;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
-import io.thriftbq.ingest.convert.EncodedRow;
-import io.thriftbq.ingest.convert.EventConverter;
-import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.run.Converters;
+import io.thriftbq.local.run.EmulatorTables;
+import io.thriftbq.local.run.GeneratorArgs;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.source.PacedPublisher;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorBigQueryServices;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.PubsubEmulator;
 import io.thriftbq.schema.ThriftSources;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -51,10 +59,17 @@ public final class EmulatorCeilings {
     PrintStream out = System.out;
     try (EmulatorStack stack =
         EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false)) {
-      LocalRun.Channel channel = LocalRun.createChannel(stack, "ceiling");
+      PubsubSource channel = PubsubSource.create(stack, "ceiling");
       RandomEventGenerator generator =
-          LocalRun.generatorFor(
-              LocalRun.datagenArgs(stack, channel.topic(), events, 1000, 1, 1, false));
+          GeneratorArgs.generatorFor(
+              GeneratorArgs.of(
+                  List.of(),
+                  events,
+                  1000,
+                  1,
+                  1,
+                  false,
+                  LocalRunConfig.defaults().datagenStructArgs()));
       List<byte[]> payloads = new ArrayList<>(events);
       for (int i = 0; i < events; i++) {
         payloads.add(generator.serialize(i));
@@ -72,7 +87,7 @@ public final class EmulatorCeilings {
   }
 
   private static void publish(
-      EmulatorStack stack, LocalRun.Channel channel, List<byte[]> payloads, PrintStream out)
+      EmulatorStack stack, PubsubSource channel, List<byte[]> payloads, PrintStream out)
       throws Exception {
     long start = System.nanoTime();
     for (int i = 0; i < payloads.size(); i += PacedPublisher.MAX_MESSAGES_PER_CALL) {
@@ -99,12 +114,12 @@ public final class EmulatorCeilings {
   }
 
   private static void pullAndAck(
-      EmulatorStack stack, LocalRun.Channel channel, int events, int threads, PrintStream out)
+      EmulatorStack stack, PubsubSource channel, int events, int threads, PrintStream out)
       throws Exception {
     PubsubOptions options =
         PipelineOptionsFactory.fromArgs(
                 "--pubsubRootUrl=" + stack.pubsub().rootUrl(),
-                "--credentialFactoryClass=" + LocalRun.NOOP_CREDENTIALS,
+                "--credentialFactoryClass=" + IngestionArgs.NOOP_CREDENTIALS,
                 "--project=" + LocalRunConfig.PROJECT)
             .as(PubsubOptions.class);
     PubsubClient.SubscriptionPath subscription =
@@ -159,10 +174,10 @@ public final class EmulatorCeilings {
       EmulatorStack stack, List<byte[]> payloads, int rowsPerAppend, PrintStream out)
       throws Exception {
     String table = "ceiling";
-    LocalRun.createTables(stack, table);
+    EmulatorTables.create(stack, RunTables.forOutputTable(table));
     ConverterConfig config =
         ConverterConfig.of(ThriftSources.SAMPLE_CLASS, ThriftProtocol.BINARY, MetadataColumns.ALL);
-    EventConverter<EncodedRow> converter = EventConverters.encodedRows(config);
+    var converter = Converters.encodedRows(config);
     List<ByteString> rows = new ArrayList<>(payloads.size());
     for (int i = 0; i < payloads.size(); i++) {
       EventMetadata metadata =
@@ -178,7 +193,8 @@ public final class EmulatorCeilings {
             "projects/%s/datasets/%s/tables/%s/streams/_default",
             LocalRunConfig.PROJECT, LocalRunConfig.DATASET, table);
     try (BigQueryServices.WriteStreamService writes =
-        LocalRun.emulatorServices(stack).getWriteStreamService(bigQueryOptions())) {
+        new EmulatorBigQueryServices(stack.bigquery().storageWriteEndpoint())
+            .getWriteStreamService(bigQueryOptions())) {
       BigQueryServices.StreamAppendClient client =
           writes.getStreamAppendClient(
               stream,
@@ -215,7 +231,7 @@ public final class EmulatorCeilings {
   private static org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions bigQueryOptions() {
     return PipelineOptionsFactory.fromArgs(
             "--project=" + LocalRunConfig.PROJECT,
-            "--credentialFactoryClass=" + LocalRun.NOOP_CREDENTIALS)
+            "--credentialFactoryClass=" + IngestionArgs.NOOP_CREDENTIALS)
         .as(org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions.class);
   }
 

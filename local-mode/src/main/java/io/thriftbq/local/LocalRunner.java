@@ -1,5 +1,12 @@
 package io.thriftbq.local;
 
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.report.CompareReport;
+import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.report.StepFigures;
+import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.stack.EmulatorStack;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -52,9 +59,9 @@ public final class LocalRunner {
     String setting =
         String.format(
             "%d events per step at %d/s (seed %d), %s; %d cores, %s; %s",
-            config.events,
-            config.ratePerSec,
-            config.seed,
+            config.events(),
+            config.rate(),
+            config.seed(),
             config.engine().describe(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
@@ -68,11 +75,11 @@ public final class LocalRunner {
     java.nio.file.Files.writeString(html, comparison.html());
     out.println("HTML report: " + html);
     if (config.reportFile() != null) {
-      var array = io.thriftbq.local.LoopbackHttp.JSON.createArrayNode();
+      var array = io.thriftbq.local.stack.LoopbackHttp.JSON.createArrayNode();
       reports.forEach(r -> array.add(r.json));
       java.nio.file.Files.writeString(
           config.reportFile(),
-          io.thriftbq.local.LoopbackHttp.JSON
+          io.thriftbq.local.stack.LoopbackHttp.JSON
               .writerWithDefaultPrettyPrinter()
               .writeValueAsString(array));
       out.println("JSON reports: " + config.reportFile().toAbsolutePath());
@@ -80,7 +87,7 @@ public final class LocalRunner {
     return reports.stream().allMatch(LocalReport::ok) ? 0 : 1;
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     LocalRunConfig config;
     try {
       config = LocalRunConfig.parse(args);

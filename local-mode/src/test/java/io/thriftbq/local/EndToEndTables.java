@@ -2,6 +2,8 @@ package io.thriftbq.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.local.run.TableQueries;
+import io.thriftbq.local.stack.EmulatorStack;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +15,7 @@ final class EndToEndTables {
   private EndToEndTables() {}
 
   static long count(EmulatorStack stack, String table) throws Exception {
-    return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + LocalReport.qualified(table));
+    return stack.bigquery().queryLong("SELECT COUNT(*) FROM " + TableQueries.qualified(table));
   }
 
   /** The row count, or 0 while the table does not exist yet or the emulator is restarting. */
@@ -57,7 +59,7 @@ final class EndToEndTables {
             .bigquery()
             .query(
                 "SELECT a.value AS id, COUNT(*) AS n FROM "
-                    + LocalReport.qualified(table)
+                    + TableQueries.qualified(table)
                     + " AS t, UNNEST(t._attributes) AS a WHERE a.key = '"
                     + key
                     + "' GROUP BY a.value")) {

@@ -11,6 +11,7 @@ import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.local.config.LocalRunConfig;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;

@@ -18,6 +18,19 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.engine.LocalEngine;
+import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.run.EmulatorTables;
+import io.thriftbq.local.run.GeneratorArgs;
+import io.thriftbq.local.run.Ingestion;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.source.PacedPublisher;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.PubsubEmulator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,18 +100,24 @@ public class FaultsEndToEndTest {
       TuningStep step = TuningStep.of(stepNumber);
       String table =
           "fault_bq_step" + stepNumber + "_" + UUID.randomUUID().toString().substring(0, 6);
-      LocalRun.createTables(stack, table);
-      LocalRun.Channel channel = LocalRun.createChannel(stack, "fault-bq");
+      EmulatorTables.create(stack, RunTables.forOutputTable(table));
+      PubsubSource channel = PubsubSource.create(stack, "fault-bq");
       List<String> args =
-          LocalRun.ingestionArgs(
-              stack, step, step.format(), null, channel.subscription(), table, false);
-      PipelineResult pipeline = LocalRun.startIngestion(stack, args);
+          IngestionArgs.forStep(step)
+              .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
+      PipelineResult pipeline = Ingestion.start(stack, args);
       PacedPublisher publisher =
           new PacedPublisher(
-              stack.pubsub(),
-              channel.topic(),
-              LocalRun.generatorFor(
-                  LocalRun.datagenArgs(stack, channel.topic(), EVENTS, RATE, 11, 1, false)),
+              channel,
+              GeneratorArgs.generatorFor(
+                  GeneratorArgs.of(
+                      List.of(),
+                      EVENTS,
+                      RATE,
+                      11,
+                      1,
+                      false,
+                      LocalRunConfig.defaults().datagenStructArgs())),
               EVENTS,
               RATE,
               1);
@@ -164,7 +183,7 @@ public class FaultsEndToEndTest {
         assertEquals(PipelineResult.State.RUNNING, pipeline.getState());
       } finally {
         publishing.cancel(true);
-        LocalRun.cancelQuietly(pipeline);
+        PipelineControl.cancelQuietly(pipeline);
       }
     }
   }
@@ -202,9 +221,9 @@ public class FaultsEndToEndTest {
             + stepNumber
             + "_"
             + UUID.randomUUID().toString().substring(0, 6);
-    LocalRun.createTables(stack, table);
+    EmulatorTables.create(stack, RunTables.forOutputTable(table));
     // Retains acknowledged messages, for the seek a new exactly-once job needs (below).
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "fault-job", true);
+    PubsubSource channel = PubsubSource.create(stack, "fault-job", true);
     java.nio.file.Path checkpoints = stack.workDir().resolve("checkpoints-" + table);
     LocalEngine engine = LocalEngine.fromSystemProperties();
     if (resume) {
@@ -213,10 +232,16 @@ public class FaultsEndToEndTest {
     List<String> args = argsFor(step, channel, table, engine);
     PacedPublisher publisher =
         new PacedPublisher(
-            stack.pubsub(),
-            channel.topic(),
-            LocalRun.generatorFor(
-                LocalRun.datagenArgs(stack, channel.topic(), EVENTS, RATE, 17, 1, false)),
+            channel,
+            GeneratorArgs.generatorFor(
+                GeneratorArgs.of(
+                    List.of(),
+                    EVENTS,
+                    RATE,
+                    17,
+                    1,
+                    false,
+                    LocalRunConfig.defaults().datagenStructArgs())),
             EVENTS,
             RATE,
             1);
@@ -290,17 +315,10 @@ public class FaultsEndToEndTest {
   }
 
   private static List<String> argsFor(
-      TuningStep step, LocalRun.Channel channel, String table, LocalEngine engine) {
-    return LocalRun.ingestionArgs(
-        stack,
-        step,
-        step.format(),
-        null,
-        channel.subscription(),
-        table,
-        false,
-        LocalRunConfig.defaults().ingestionStructArgs(),
-        engine);
+      TuningStep step, PubsubSource channel, String table, LocalEngine engine) {
+    return IngestionArgs.forStep(step)
+        .withEngine(engine)
+        .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
   }
 
   /**
@@ -349,12 +367,12 @@ public class FaultsEndToEndTest {
     String table =
         "fault_dlq_step" + stepNumber + "_" + UUID.randomUUID().toString().substring(0, 6);
     String deadLetterTable = table + DeadLetterTables.DEFAULT_SUFFIX;
-    LocalRun.createTables(stack, table);
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "fault-dlq");
+    EmulatorTables.create(stack, RunTables.forOutputTable(table));
+    PubsubSource channel = PubsubSource.create(stack, "fault-dlq");
     List<String> args =
-        LocalRun.ingestionArgs(
-            stack, step, step.format(), null, channel.subscription(), table, false);
-    PipelineResult pipeline = LocalRun.startIngestion(stack, args);
+        IngestionArgs.forStep(step)
+            .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
+    PipelineResult pipeline = Ingestion.start(stack, args);
     try {
       stack.pubsub().publish(channel.topic(), malformed(0, 5));
       waitForRows(stack, deadLetterTable, 5, 120);
@@ -362,7 +380,7 @@ public class FaultsEndToEndTest {
       assertFalse(stack.bigquery().tableExists(LocalRunConfig.DATASET, deadLetterTable));
       stack.pubsub().publish(channel.topic(), malformed(5, 5));
       Thread.sleep(10_000); // the writer meets the missing table
-      LocalRun.createTable(stack, deadLetterTable, DeadLetterSchema.tableSchema());
+      EmulatorTables.create(stack, deadLetterTable, DeadLetterSchema.tableSchema());
       long recreatedAt = System.nanoTime();
       long landed = -1;
       long deadline = recreatedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L;
@@ -383,7 +401,7 @@ public class FaultsEndToEndTest {
       assertThat("dead letters of the meantime", letters, greaterThan(4L));
       assertEquals(PipelineResult.State.RUNNING, pipeline.getState());
     } finally {
-      LocalRun.cancelQuietly(pipeline);
+      PipelineControl.cancelQuietly(pipeline);
     }
   }
 

@@ -9,6 +9,17 @@ import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.run.EmulatorTables;
+import io.thriftbq.local.run.GeneratorArgs;
+import io.thriftbq.local.run.Ingestion;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.run.TableQueries;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.PubsubEmulator;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -130,8 +141,8 @@ public class HostileInputsEndToEndTest {
     Files.writeString(idl, IDL);
     List<String> evArgs = List.of("--thriftIdl=" + idl, "--thriftStruct=Ev");
     String table = "hostile_step" + stepNumber + "_" + UUID.randomUUID().toString().substring(0, 6);
-    LocalRun.createTables(stack, table, evArgs);
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "hostile");
+    EmulatorTables.create(stack, RunTables.forOutputTable(table), evArgs);
+    PubsubSource channel = PubsubSource.create(stack, "hostile");
 
     RandomEventGenerator events = generator(stack, evArgs);
     RandomEventGenerator others =
@@ -142,9 +153,11 @@ public class HostileInputsEndToEndTest {
         hostile.stream().mapToLong(h -> h.expected().deadLetterStages().size()).sum();
 
     List<String> args =
-        LocalRun.ingestionArgs(
-            stack, step, step.format(), 1, channel.subscription(), table, false, evArgs);
-    PipelineResult pipeline = LocalRun.startIngestion(stack, args);
+        IngestionArgs.forStep(step)
+            .withTriggeringFrequencySec(1)
+            .withStructArgs(evArgs)
+            .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
+    PipelineResult pipeline = Ingestion.start(stack, args);
     try {
       long start = System.nanoTime();
       publish(stack, channel.topic(), hostile);
@@ -230,13 +243,13 @@ public class HostileInputsEndToEndTest {
           expectedDeadLetters,
           count(stack, table + DeadLetterTables.DEFAULT_SUFFIX));
     } finally {
-      LocalRun.cancelQuietly(pipeline);
+      PipelineControl.cancelQuietly(pipeline);
     }
   }
 
   private static RandomEventGenerator generator(EmulatorStack stack, List<String> structArgs) {
-    return LocalRun.generatorFor(
-        LocalRun.datagenArgs(stack, "unused", 1000, 100, 42L, 1, false, structArgs));
+    return GeneratorArgs.generatorFor(
+        GeneratorArgs.of(List.of(), 1000, 100, 42L, 1, false, structArgs));
   }
 
   private static List<Hostile> hostileMessages(
@@ -563,7 +576,7 @@ public class HostileInputsEndToEndTest {
             .query(
                 "SELECT a.value AS id, d.stage AS stage, d.error_message AS reason,"
                     + " d.payload AS payload FROM "
-                    + LocalReport.qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
+                    + TableQueries.qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
                     + " AS d, UNNEST(d.attributes) AS a WHERE a.key = '"
                     + HOSTILE_ID
                     + "'")) {

@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import io.thriftbq.local.run.Ingestion;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.sdk.PipelineResult;
@@ -16,7 +17,7 @@ public final class IngestionProcess {
 
   public static void main(String[] args) throws Exception {
     List<String> flags = Arrays.asList(args).subList(1, args.length);
-    PipelineResult result = LocalRun.startIngestion(args[0], flags);
+    PipelineResult result = Ingestion.start(args[0], flags);
     System.out.println(STARTED + " " + result.getState());
     System.out.flush();
     while (true) {

@@ -12,6 +12,19 @@ import static org.junit.Assert.assertEquals;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.engine.FlinkMetrics;
+import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.run.EmulatorTables;
+import io.thriftbq.local.run.GeneratorArgs;
+import io.thriftbq.local.run.Ingestion;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.run.TableQueries;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.PubsubEmulator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,18 +92,25 @@ public class PubsubRestartEndToEndTest {
     TuningStep step = TuningStep.of(stepNumber);
     String table =
         "fault_ps_step" + stepNumber + "_" + UUID.randomUUID().toString().substring(0, 6);
-    LocalRun.createTables(stack, table);
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "fault-ps");
+    EmulatorTables.create(stack, RunTables.forOutputTable(table));
+    PubsubSource channel = PubsubSource.create(stack, "fault-ps");
     List<String> args =
-        LocalRun.ingestionArgs(
-            stack, step, step.format(), null, channel.subscription(), table, false);
+        IngestionArgs.forStep(step)
+            .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
     RandomEventGenerator events =
-        LocalRun.generatorFor(
-            LocalRun.datagenArgs(stack, channel.topic(), 1300, RATE, 13, 1, false));
+        GeneratorArgs.generatorFor(
+            GeneratorArgs.of(
+                List.of(),
+                1300,
+                RATE,
+                13,
+                1,
+                false,
+                LocalRunConfig.defaults().datagenStructArgs()));
     long before = 300;
     long after = 300;
     long afterFrom = 1000;
-    PipelineResult pipeline = LocalRun.startIngestion(stack, args);
+    PipelineResult pipeline = Ingestion.start(stack, args);
     try {
       publishPaced(events, channel.topic(), 0, before);
       long rowsAtKill = waitForRows(stack, table, 100, 120);
@@ -101,7 +121,7 @@ public class PubsubRestartEndToEndTest {
       stack
           .pubsub()
           .createSubscription(
-              channel.subscription(), channel.topic(), LocalRun.ACK_DEADLINE_SECONDS, false);
+              channel.subscription(), channel.topic(), PubsubSource.ACK_DEADLINE_SECONDS, false);
       skipReusedMessageIds(table);
       publishPaced(events, channel.topic(), afterFrom, after);
       long allIn =
@@ -139,7 +159,7 @@ public class PubsubRestartEndToEndTest {
       }
       assertEquals(PipelineResult.State.RUNNING, pipeline.getState());
     } finally {
-      LocalRun.cancelQuietly(pipeline);
+      PipelineControl.cancelQuietly(pipeline);
     }
   }
 
@@ -156,7 +176,7 @@ public class PubsubRestartEndToEndTest {
         stack
             .bigquery()
             .queryLong(
-                "SELECT MAX(CAST(_message_id AS INT64)) FROM " + LocalReport.qualified(table));
+                "SELECT MAX(CAST(_message_id AS INT64)) FROM " + TableQueries.qualified(table));
     String scratch = "scratch-" + UUID.randomUUID().toString().substring(0, 8);
     stack.pubsub().createTopic(scratch);
     List<PubsubEmulator.RawMessage> burn = new ArrayList<>();

@@ -16,6 +16,16 @@ import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.run.EmulatorTables;
+import io.thriftbq.local.run.Ingestion;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.run.TableQueries;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.PubsubEmulator;
 import io.thriftbq.schema.ThriftSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,15 +101,17 @@ public class RefusedRowsEndToEndTest {
     TableFieldSchema note =
         schema.getFields().stream().filter(f -> f.getName().equals("note")).findFirst().get();
     note.setMode("REQUIRED");
-    LocalRun.createTable(stack, table, schema);
-    LocalRun.createTable(
+    EmulatorTables.create(stack, table, schema);
+    EmulatorTables.create(
         stack, table + DeadLetterTables.DEFAULT_SUFFIX, DeadLetterSchema.tableSchema());
 
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "refused");
+    PubsubSource channel = PubsubSource.create(stack, "refused");
     List<String> args =
         new ArrayList<>(
-            LocalRun.ingestionArgs(
-                stack, step, step.format(), 1, channel.subscription(), table, false, structArgs));
+            IngestionArgs.forStep(step)
+                .withTriggeringFrequencySec(1)
+                .withStructArgs(structArgs)
+                .toList(channel, stack.bigquery(), RunTables.forOutputTable(table)));
     // The table is stricter than the IDL on purpose: do not let launch relax it.
     args.add("--schemaUpdate=NONE");
     args.add("--keepPayloadForWriteFailures=true");
@@ -123,7 +135,7 @@ public class RefusedRowsEndToEndTest {
     }
     int good = messages.size() - refused.size();
 
-    PipelineResult pipeline = LocalRun.startIngestion(stack, args);
+    PipelineResult pipeline = Ingestion.start(stack, args);
     try {
       long start = System.nanoTime();
       stack.pubsub().publish(channel.topic(), messages);
@@ -148,7 +160,7 @@ public class RefusedRowsEndToEndTest {
               .query(
                   "SELECT a.value AS id, d.stage AS stage, d.error_message AS reason,"
                       + " d.payload AS payload FROM "
-                      + LocalReport.qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
+                      + TableQueries.qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
                       + " AS d, UNNEST(d.attributes) AS a WHERE a.key = '"
                       + EventAttributes.EVENT_ID
                       + "'");
@@ -177,7 +189,7 @@ public class RefusedRowsEndToEndTest {
       assertEquals("nothing written twice or late", good, count(stack, table));
       assertEquals(refused.size(), count(stack, table + DeadLetterTables.DEFAULT_SUFFIX));
     } finally {
-      LocalRun.cancelQuietly(pipeline);
+      PipelineControl.cancelQuietly(pipeline);
     }
   }
 

@@ -8,6 +8,16 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.Assert.assertEquals;
 
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.run.GeneratorArgs;
+import io.thriftbq.local.run.Ingestion;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.source.PacedPublisher;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorStack;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,19 +59,25 @@ public class RestartEndToEndTest {
   private void restartMidStream(EmulatorStack stack) throws Exception {
     TuningStep step = TuningStep.of(6);
     String table = "e2e_restart_" + UUID.randomUUID().toString().substring(0, 6);
-    LocalRun.Channel channel = LocalRun.createChannel(stack, "restart", true);
+    PubsubSource channel = PubsubSource.create(stack, "restart", true);
     List<String> ingestArgs =
-        LocalRun.ingestionArgs(
-            stack, step, step.format(), null, channel.subscription(), table, false);
+        IngestionArgs.forStep(step)
+            .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
 
-    PipelineResult first = LocalRun.startIngestion(stack, ingestArgs);
+    PipelineResult first = Ingestion.start(stack, ingestArgs);
     // Paced, so the stop lands mid-stream however fast the engine drains what is published.
     PacedPublisher publisher =
         new PacedPublisher(
-            stack.pubsub(),
-            channel.topic(),
-            LocalRun.generatorFor(
-                LocalRun.datagenArgs(stack, channel.topic(), EVENTS, RATE, 7, 1, false)),
+            channel,
+            GeneratorArgs.generatorFor(
+                GeneratorArgs.of(
+                    List.of(),
+                    EVENTS,
+                    RATE,
+                    7,
+                    1,
+                    false,
+                    LocalRunConfig.defaults().datagenStructArgs())),
             EVENTS,
             RATE,
             1);
@@ -70,11 +86,11 @@ public class RestartEndToEndTest {
     try {
       long rowsAtStop = waitForRows(stack, table, 50, 120);
       Instant stoppedAt = Instant.now();
-      LocalRun.cancelAndWait(first, Duration.standardSeconds(30));
+      PipelineControl.cancelAndWait(first, Duration.standardSeconds(30));
       stack.pubsub().seek(channel.subscription(), stoppedAt.minus(REPLAY_MARGIN));
       assertThat("stopped mid-stream", rowsAtStop, lessThan(EVENTS));
 
-      second = LocalRun.startIngestion(stack, ingestArgs);
+      second = Ingestion.start(stack, ingestArgs);
       publishing.get(120, TimeUnit.SECONDS);
       Map<Long, Long> ids = waitForAllIds(stack, table, EVENTS, 180);
 
@@ -95,10 +111,10 @@ public class RestartEndToEndTest {
       assertEquals(EVENTS, ids.size());
       assertThat(ids.size(), greaterThan(0));
     } finally {
-      LocalRun.cancelQuietly(first);
+      PipelineControl.cancelQuietly(first);
       publishing.cancel(true);
       if (second != null) {
-        LocalRun.cancelQuietly(second);
+        PipelineControl.cancelQuietly(second);
       }
     }
   }

@@ -10,6 +10,11 @@ import io.thriftbq.ingest.options.SchemaUpdate;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.write.EvolveTableSchema;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.run.EmulatorTables;
+import io.thriftbq.local.run.IngestionArgs;
+import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.schema.ThriftSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,12 +51,13 @@ public class SchemaEvolutionEndToEndTest {
             "v2.thrift",
             "struct Ev {\n  1: required string id,\n  2: optional i32 level,\n"
                 + "  3: optional string note,\n  4: optional list<i64> xs,\n}\n");
-    LocalRun.createTables(stack, table, List.of("--thriftIdl=" + v1, "--thriftStruct=Ev"));
+    EmulatorTables.create(
+        stack, RunTables.forOutputTable(table), List.of("--thriftIdl=" + v1, "--thriftStruct=Ev"));
 
     IngestionOptions options =
         PipelineOptionsFactory.fromArgs(
                 "--project=" + stack.bigquery().project(),
-                "--credentialFactoryClass=" + LocalRun.NOOP_CREDENTIALS,
+                "--credentialFactoryClass=" + IngestionArgs.NOOP_CREDENTIALS,
                 "--bigQueryEndpoint=" + stack.bigquery().restEndpoint())
             .as(IngestionOptions.class);
     TableSchema wanted =

@@ -1,5 +1,8 @@
 package io.thriftbq.local;
 
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.stack.EmulatorStack;
+
 /**
  * One emulator pair for every end-to-end test class in the surefire JVM: starting them costs 5-15
  * s, and each test uses its own topic and tables. {@link EmulatorStack} stops them from its

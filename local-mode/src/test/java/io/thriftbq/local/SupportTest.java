@@ -10,6 +10,11 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.local.source.MalformedMessages;
+import io.thriftbq.local.stack.FreePorts;
+import io.thriftbq.local.stack.LoopbackHttp;
+import io.thriftbq.local.stack.ManagedProcess;
+import io.thriftbq.local.stack.QueryRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,7 +70,7 @@ public class SupportTest {
         "{\"id\":\"7\",\"tags\":[\"a\",\"b\"],\"s\":{\"x\":\"1.5\"},"
             + "\"kv\":[{\"key\":\"event_id\",\"value\":\"42\"}],\"n\":null}",
         object.toString());
-    assertEquals("42", LocalRun.attribute(object.path("kv"), "event_id"));
+    assertEquals("42", QueryRows.attribute(object.path("kv"), "event_id"));
   }
 
   @Test
@@ -102,18 +107,5 @@ public class SupportTest {
       assertFalse(child.isAlive());
     }
     Files.deleteIfExists(log);
-  }
-
-  @Test
-  public void sustainedRateUsesThePollsBetweenFirstRowsAndCompletion() {
-    LocalRun.Progress progress = new LocalRun.Progress();
-    progress.timeline.add(new long[] {1000, 0, 0});
-    progress.timeline.add(new long[] {2000, 100, 0});
-    progress.timeline.add(new long[] {4000, 500, 0});
-    progress.timeline.add(new long[] {5000, 600, 0});
-    progress.accountedAtMillis = 4000;
-    assertEquals(200.0, LocalReport.sustainedRowsPerSec(progress), 1e-9);
-    assertEquals(0.0, LocalReport.peakRate(progress, 5000), 1e-9);
-    assertEquals(500 / 3.0, LocalReport.peakRate(progress, 3000), 1e-9);
   }
 }

@@ -10,6 +10,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.run.GeneratorArgs;
+import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.run.TableQueries;
+import io.thriftbq.local.source.MalformedMessages;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.QueryRows;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -116,15 +125,23 @@ public class TuningStepsEndToEndTest {
   private static void assertRowsEqualGeneratedEvents(
       EmulatorStack stack, LocalRunConfig config, String table) throws Exception {
     List<String> genArgs =
-        LocalRun.datagenArgs(stack, "unused", config.events(), 1, config.seed(), 1, false);
-    ExpectedRows expected = new ExpectedRows(LocalRun.generatorFor(genArgs), ThriftProtocol.BINARY);
-    JsonNode result = stack.bigquery().rawQuery("SELECT * FROM " + LocalReport.qualified(table));
+        GeneratorArgs.of(
+            List.of(),
+            config.events(),
+            1,
+            config.seed(),
+            1,
+            false,
+            LocalRunConfig.defaults().datagenStructArgs());
+    ExpectedRows expected =
+        new ExpectedRows(GeneratorArgs.generatorFor(genArgs), ThriftProtocol.BINARY);
+    JsonNode result = stack.bigquery().rawQuery("SELECT * FROM " + TableQueries.qualified(table));
     JsonNode fields = result.path("schema").path("fields");
     List<String> mismatches = new ArrayList<>();
     int compared = 0;
     for (JsonNode raw : result.path("rows")) {
       JsonNode row = QueryRows.toObject(fields, raw);
-      String id = LocalRun.attribute(row.path("_attributes"), "event_id");
+      String id = QueryRows.attribute(row.path("_attributes"), "event_id");
       Map<String, Object> want = expected.expected(Long.parseLong(id));
       Map<String, Object> got = expected.actual(row);
       compared++;
@@ -139,11 +156,20 @@ public class TuningStepsEndToEndTest {
   private static void assertDeadLettersKeepTheRawPayload(
       EmulatorStack stack, LocalRunConfig config, String table) throws Exception {
     List<String> genArgs =
-        LocalRun.datagenArgs(stack, "unused", config.events(), 1, config.seed(), 1, false);
+        GeneratorArgs.of(
+            List.of(),
+            config.events(),
+            1,
+            config.seed(),
+            1,
+            false,
+            LocalRunConfig.defaults().datagenStructArgs());
     Map<String, byte[]> published = new HashMap<>();
     for (MalformedMessages.Malformed bad :
         MalformedMessages.create(
-            config.malformedCount(), config.seed(), LocalRun.generatorFor(genArgs)::serialize)) {
+            config.malformedCount(),
+            config.seed(),
+            GeneratorArgs.generatorFor(genArgs)::serialize)) {
       published.put(bad.id(), bad.message().data());
     }
     List<Map<String, JsonNode>> rows =
@@ -151,7 +177,7 @@ public class TuningStepsEndToEndTest {
             .bigquery()
             .query(
                 "SELECT a.value AS id, d.payload AS payload FROM "
-                    + LocalReport.qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
+                    + TableQueries.qualified(table + DeadLetterTables.DEFAULT_SUFFIX)
                     + " AS d, UNNEST(d.attributes) AS a WHERE a.key = '"
                     + MalformedMessages.ID_ATTRIBUTE
                     + "'");

@@ -1,0 +1,280 @@
+package io.thriftbq.local.config;
+
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.local.engine.LocalEngine;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/** What one local run does; parsed from {@code run-local.sh}'s flags or built by tests. */
+public final class LocalRunConfig implements Cloneable {
+  public static final String PROJECT = "local-project";
+  public static final String DATASET = "local_dataset";
+  public static final String EVENT_CLASS = io.thriftbq.schema.ThriftSources.SAMPLE_CLASS;
+
+  TuningStep step = TuningStep.of(8);
+  StorageFormat format;
+  long events = 4000;
+  long ratePerSec = 200;
+  double badRatio = 0.01;
+  Path reportFile;
+  boolean keep;
+  Duration timeout = Duration.ofMinutes(5);
+  long seed = 1;
+  Integer triggeringFrequencySec;
+  int recordsPerMessage = 1;
+  boolean progress = true;
+  boolean directRunnerChecks;
+  String table;
+  int sampleRows = 3;
+  boolean generatorPipeline;
+  boolean help;
+  String idl;
+  String idlIncludePath;
+  String struct;
+  String idField;
+  LocalEngine engine = LocalEngine.fromSystemProperties();
+  boolean compareSteps;
+  List<TuningStep> compareList = TuningStep.all();
+  Path htmlFile = Paths.get("compare-steps.html");
+  boolean stepGiven;
+  boolean stepsGiven;
+
+  public static LocalRunConfig defaults() {
+    return new LocalRunConfig();
+  }
+
+  /** {@code run-local.sh --help}. */
+  public static String usage() {
+    return RunFlags.usage();
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the flag when a flag is unknown, malformed or does not
+   *     go with another
+   */
+  public static LocalRunConfig parse(String[] args) {
+    return RunFlags.parse(args);
+  }
+
+  public int malformedCount() {
+    return (int) Math.round(events * badRatio);
+  }
+
+  public String tableName() {
+    return table != null ? table : "events_step" + step.number();
+  }
+
+  /** This configuration for one step of a comparison, writing to its own table. */
+  public LocalRunConfig forComparedStep(TuningStep value, String tableName) {
+    try {
+      LocalRunConfig copy = (LocalRunConfig) clone();
+      copy.compareSteps = false;
+      copy.step = value;
+      copy.table = tableName;
+      copy.reportFile = null;
+      return copy;
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  public boolean compareSteps() {
+    return compareSteps;
+  }
+
+  public List<TuningStep> comparedSteps() {
+    return compareList;
+  }
+
+  public Path htmlFile() {
+    return htmlFile;
+  }
+
+  public LocalEngine engine() {
+    return engine;
+  }
+
+  public LocalRunConfig engine(LocalEngine value) {
+    engine = value;
+    return this;
+  }
+
+  // Fluent setters for tests and the runner.
+  public LocalRunConfig step(TuningStep value) {
+    step = value;
+    return this;
+  }
+
+  /** Another format than the step's; null keeps the step's. */
+  public LocalRunConfig format(StorageFormat value) {
+    format = value;
+    return this;
+  }
+
+  public StorageFormat format() {
+    return format == null ? step.format() : format;
+  }
+
+  public LocalRunConfig events(long value) {
+    events = value;
+    return this;
+  }
+
+  public LocalRunConfig rate(long value) {
+    ratePerSec = value;
+    return this;
+  }
+
+  public LocalRunConfig badRatio(double value) {
+    badRatio = value;
+    return this;
+  }
+
+  public LocalRunConfig table(String value) {
+    table = value;
+    return this;
+  }
+
+  public LocalRunConfig timeout(Duration value) {
+    timeout = value;
+    return this;
+  }
+
+  public LocalRunConfig seed(long value) {
+    seed = value;
+    return this;
+  }
+
+  public LocalRunConfig triggeringFrequencySec(Integer value) {
+    triggeringFrequencySec = value;
+    return this;
+  }
+
+  public LocalRunConfig recordsPerMessage(int value) {
+    recordsPerMessage = value;
+    return this;
+  }
+
+  public LocalRunConfig progress(boolean value) {
+    progress = value;
+    return this;
+  }
+
+  public LocalRunConfig generatorPipeline(boolean value) {
+    generatorPipeline = value;
+    return this;
+  }
+
+  public LocalRunConfig directRunnerChecks(boolean value) {
+    directRunnerChecks = value;
+    return this;
+  }
+
+  /** Your IDL instead of the sample's generated classes; null for the sample. */
+  public LocalRunConfig idl(String file, String structName) {
+    idl = file;
+    struct = structName;
+    return this;
+  }
+
+  public LocalRunConfig idField(String path) {
+    idField = path;
+    return this;
+  }
+
+  /** The flags that name the struct, for the ingestion pipeline (and the exporter). */
+  public List<String> ingestionStructArgs() {
+    if (idl == null) {
+      return List.of("--thriftClassName=" + EVENT_CLASS);
+    }
+    return idlArgs();
+  }
+
+  /** The flags that name the struct, for the data generator. */
+  public List<String> datagenStructArgs() {
+    if (idl == null) {
+      return List.of("--className=" + EVENT_CLASS);
+    }
+    return idlArgs();
+  }
+
+  private List<String> idlArgs() {
+    List<String> args = new ArrayList<>();
+    args.add("--thriftIdl=" + Paths.get(idl).toAbsolutePath());
+    args.add("--thriftStruct=" + struct);
+    if (idlIncludePath != null) {
+      args.add("--thriftIdlIncludePath=" + idlIncludePath);
+    }
+    return args;
+  }
+
+  public String idField() {
+    return idField;
+  }
+
+  public LocalRunConfig reportFile(Path value) {
+    reportFile = value;
+    return this;
+  }
+
+  public TuningStep step() {
+    return step;
+  }
+
+  public long events() {
+    return events;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public int recordsPerMessage() {
+    return recordsPerMessage;
+  }
+
+  public Path reportFile() {
+    return reportFile;
+  }
+
+  public boolean keep() {
+    return keep;
+  }
+
+  public boolean help() {
+    return help;
+  }
+
+  public long rate() {
+    return ratePerSec;
+  }
+
+  public @Nullable Integer triggeringFrequencySec() {
+    return triggeringFrequencySec;
+  }
+
+  public boolean directRunnerChecks() {
+    return directRunnerChecks;
+  }
+
+  public boolean generatorPipeline() {
+    return generatorPipeline;
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** Whether to print a progress line per second. */
+  public boolean progress() {
+    return progress;
+  }
+
+  public int sampleRows() {
+    return sampleRows;
+  }
+}

@@ -1,0 +1,322 @@
+package io.thriftbq.local.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.result.DeadLetterContents;
+import io.thriftbq.local.result.EventTableContents;
+import io.thriftbq.local.result.IdFieldCheck;
+import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.source.MalformedMessages;
+import io.thriftbq.local.stack.LoopbackHttp;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * What a local run published, what arrived in the emulator's tables, and how fast: built from the
+ * run's {@link RunResult} alone. Everything about rows was queried from the BigQuery emulator after
+ * the run, not taken from the pipeline's own counters (which are reported next to it as a
+ * cross-check).
+ */
+public final class LocalReport {
+  /** The latency interval, in words, as printed and written to JSON. */
+  public static final String LATENCY_INTERVAL =
+      "from the event's creation (event_time_ms attribute, set just before the event is"
+          + " serialized for publishing) to the moment its row is sent to the BigQuery emulator"
+          + " (Storage Write AppendRows or insertAll request, recorded in this JVM). It includes"
+          + " BigQueryIO's batching before the append (for exactly-once steps up to one"
+          + " triggering period); it excludes the emulator's processing of the request and, for"
+          + " exactly-once steps, the flush/commit that follows the append";
+
+  // Public, final-after-build fields: the tests assert on them directly.
+  public int step;
+  public boolean exactlyOnce;
+  public long eventsRequested;
+  public long eventsPublished;
+  public int malformedPublished;
+  public long rowsInTable;
+  public long distinctEventIds;
+  public long rowsWithoutEventId;
+
+  /** Event id → number of rows with it, for ids seen more than once. */
+  public final Map<Long, Long> duplicates = new TreeMap<>();
+
+  public final List<Long> missingIds = new ArrayList<>();
+
+  /**
+   * With {@code --id-field}: generated values absent from the table, and table values not
+   * generated.
+   */
+  public final List<String> idFieldMissing = new ArrayList<>();
+
+  public final List<String> idFieldUnexpected = new ArrayList<>();
+
+  boolean idFieldChecked;
+  public long deadLetters;
+  public final Map<String, Long> deadLettersByStage = new TreeMap<>();
+
+  /** Malformed message id → stage found in the dead-letter table. */
+  public final Map<String, String> malformedStages = new TreeMap<>();
+
+  public final List<String> malformedMissing = new ArrayList<>();
+  public final List<String> malformedWrongStage = new ArrayList<>();
+
+  /** Valid generated events that were dead-lettered: id → stage. */
+  public final Map<Long, String> validEventsDeadLettered = new TreeMap<>();
+
+  public final List<String> problems = new ArrayList<>();
+  public final List<String> warnings = new ArrayList<>();
+  public long[] latencySamples = new long[0];
+
+  /** Latencies of events created after the warm-up ({@link LocalRun#WARMUP_MILLIS}). */
+  public long[] steadyLatencySamples = new long[0];
+
+  public ObjectNode json;
+
+  /** The report on {@code result}: totals over the run's tables, what is missing, the verdict. */
+  public static LocalReport of(RunResult result) {
+    LocalReport report = new LocalReport();
+    LocalRunConfig config = result.config();
+    report.step = config.step().number();
+    report.exactlyOnce = config.step().exactlyOnce();
+    report.eventsRequested = config.events();
+    report.eventsPublished = result.eventsPublished();
+    report.malformedPublished = result.malformed().size();
+    report.latencySamples = result.latencySamples();
+    report.steadyLatencySamples = result.steadyLatencySamples();
+    report.problems.addAll(result.problems());
+
+    Set<Long> seen = new HashSet<>();
+    for (EventTableContents table : result.eventTables()) {
+      report.rowsInTable += table.rows();
+      report.rowsWithoutEventId += table.rowsWithoutEventId();
+      seen.addAll(table.eventIds());
+      table.duplicates().forEach((id, n) -> report.duplicates.merge(id, n, Long::sum));
+    }
+    report.distinctEventIds = seen.size();
+    for (DeadLetterContents table : result.deadLetterTables()) {
+      report.deadLetters += table.rows();
+      table.byStage().forEach((stage, n) -> report.deadLettersByStage.merge(stage, n, Long::sum));
+      table
+          .malformedStages()
+          .forEach((id, stage) -> report.malformedStages.merge(id, stage, (x, y) -> x + "," + y));
+      report.validEventsDeadLettered.putAll(table.validEvents());
+      table
+          .unreadableEventIds()
+          .forEach(id -> report.warnings.add("dead letter with event_id " + id));
+    }
+    for (MalformedMessages.Malformed bad : result.malformed()) {
+      String stage = report.malformedStages.get(bad.id());
+      if (stage == null) {
+        report.malformedMissing.add(bad.id());
+      } else if (!stage.equals(bad.kind().expectedStage().name())) {
+        report.malformedWrongStage.add(
+            bad.id()
+                + " ("
+                + bad.kind()
+                + "): "
+                + stage
+                + ", expected "
+                + bad.kind().expectedStage());
+      }
+    }
+    for (long id = 0; id < config.events(); id++) {
+      if (!seen.contains(id) && !report.validEventsDeadLettered.containsKey(id)) {
+        report.missingIds.add(id);
+      }
+    }
+    IdFieldCheck idField = result.idField();
+    if (idField != null) {
+      report.idFieldChecked = true;
+      report.idFieldMissing.addAll(idField.missing());
+      report.idFieldUnexpected.addAll(idField.unexpected());
+    }
+    report.judge(idField);
+    report.json = ReportJson.of(report, result);
+    return report;
+  }
+
+  /** The verdict: problems fail the run, warnings do not. */
+  private void judge(@Nullable IdFieldCheck idField) {
+    if (!missingIds.isEmpty()) {
+      problems.add(missingIds.size() + " generated event(s) neither written nor dead-lettered");
+    }
+    if (!malformedMissing.isEmpty()) {
+      problems.add(
+          malformedMissing.size() + " malformed message(s) missing from the dead-letter table");
+    }
+    if (idField != null && !idFieldMissing.isEmpty()) {
+      problems.add(
+          idFieldMissing.size()
+              + " generated value(s) of "
+              + idField.field()
+              + " missing from the table, e.g. "
+              + idFieldMissing.subList(0, Math.min(5, idFieldMissing.size())));
+    }
+    if (idField != null && !idFieldUnexpected.isEmpty()) {
+      problems.add(
+          idFieldUnexpected.size()
+              + " value(s) of "
+              + idField.field()
+              + " in the table that no generated event has, e.g. "
+              + idFieldUnexpected.subList(0, Math.min(5, idFieldUnexpected.size())));
+    }
+    if (!duplicates.isEmpty()) {
+      String text =
+          duplicates.size()
+              + " event id(s) written more than once ("
+              + duplicateExtraRows()
+              + " extra row(s))";
+      if (exactlyOnce) {
+        problems.add(text + " by an exactly-once step");
+      } else {
+        warnings.add(text + "; allowed for at-least-once writes");
+      }
+    }
+    if (!malformedWrongStage.isEmpty()) {
+      warnings.add(
+          malformedWrongStage.size()
+              + " malformed message(s) dead-lettered at an unexpected stage");
+    }
+    if (!validEventsDeadLettered.isEmpty()) {
+      warnings.add(validEventsDeadLettered.size() + " valid generated event(s) were dead-lettered");
+    }
+    if (latencySamples.length == 0) {
+      warnings.add("no latency samples were recorded");
+    }
+  }
+
+  long duplicateExtraRows() {
+    return rowsInTable - rowsWithoutEventId - distinctEventIds;
+  }
+
+  public boolean ok() {
+    return problems.isEmpty();
+  }
+
+  public void writeJson(Path file) throws IOException {
+    if (file.getParent() != null) {
+      Files.createDirectories(file.getParent());
+    }
+    Files.writeString(
+        file,
+        LoopbackHttp.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json)
+            + "\n");
+  }
+
+  /** The human-readable report. */
+  public String format() {
+    StringBuilder s = new StringBuilder();
+    JsonNode c = json.path("configuration");
+    s.append("\n=== Local run report: step ")
+        .append(step)
+        .append(" (")
+        .append(c.path("write_method").asText())
+        .append(" + ")
+        .append(c.path("format").asText())
+        .append(", ")
+        .append(c.path("extra_setting").asText())
+        .append(") ===\n");
+    s.append(String.format("Engine            %s%n", c.path("runner").asText()));
+    s.append(
+        String.format(
+            "Published         %d events + %d malformed messages%n",
+            eventsPublished, malformedPublished));
+    s.append(
+        String.format(
+            "Rows in table     %d (%d distinct event ids)%n", rowsInTable, distinctEventIds));
+    s.append(
+        String.format(
+            "Missing ids       %d%s%n",
+            missingIds.size(),
+            missingIds.isEmpty()
+                ? ""
+                : " e.g. " + missingIds.subList(0, Math.min(10, missingIds.size()))));
+    if (idFieldChecked) {
+      s.append(
+          String.format(
+              "Id field values   %d missing, %d unexpected%n",
+              idFieldMissing.size(), idFieldUnexpected.size()));
+    }
+    s.append(
+        String.format(
+            "Duplicates        %d ids, %d extra rows%s%n",
+            duplicates.size(),
+            rowsInTable - rowsWithoutEventId - distinctEventIds,
+            exactlyOnce ? " (exactly-once step: must be 0)" : " (at-least-once step: allowed)"));
+    s.append(
+        String.format(
+            "Dead letters      %d %s; malformed found %d/%d%n",
+            deadLetters, deadLettersByStage, malformedStages.size(), malformedPublished));
+    JsonNode t = json.path("throughput");
+    s.append(
+        String.format(
+            "Throughput        published %s events/s; ingestion %s rows/s sustained, %s rows/s"
+                + " peak (%s)%n",
+            t.path("publish_events_per_sec").asText("?"),
+            t.path("rows_per_sec_sustained").asText("?"),
+            t.path("rows_per_sec_peak_5s").asText("?"),
+            t.path("peak_window").asText("?")));
+    s.append("  sustained: ").append(t.path("sustained_how").asText()).append('\n');
+    s.append("  peak: ").append(t.path("peak_how").asText()).append('\n');
+    JsonNode cost = json.path("costs");
+    s.append(
+        String.format(
+            "Cost              pipeline %s CPU-s, Pub/Sub emulator %s, BigQuery emulator %s"
+                + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
+            cost.path("pipeline_cpu_sec_per_100k_events").asText("?"),
+            cost.path("pubsub_emulator_cpu_sec_per_100k_events").asText("?"),
+            cost.path("bigquery_emulator_cpu_sec_per_100k_events").asText("?"),
+            cost.path("encoded_bytes_per_element").asText("?"),
+            cost.path("exchanged_bytes_per_input_byte").asText("n/a")));
+    JsonNode l = json.path("latency_ms");
+    if (latencySamples.length > 0) {
+      s.append(
+          String.format(
+              "Latency (ms)      p50 %d  p95 %d  p99 %d  max %d  (%d samples)%n",
+              l.path("p50").asLong(),
+              l.path("p95").asLong(),
+              l.path("p99").asLong(),
+              l.path("max").asLong(),
+              latencySamples.length));
+    }
+    JsonNode warm = l.path("after_warmup");
+    if (steadyLatencySamples.length > 0) {
+      s.append(
+          String.format(
+              "  after warm-up    p50 %d  p95 %d  p99 %d  max %d  (%d samples created >= %d s"
+                  + " after start)%n",
+              warm.path("p50").asLong(),
+              warm.path("p95").asLong(),
+              warm.path("p99").asLong(),
+              warm.path("max").asLong(),
+              steadyLatencySamples.length,
+              RunResult.WARMUP_MILLIS / 1000));
+    }
+    s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
+    JsonNode rows = json.path("sample_rows");
+    for (int i = 0; i < Math.min(3, rows.size()); i++) {
+      String text = rows.get(i).toString();
+      s.append("Sample row        ")
+          .append(text.length() > 240 ? text.substring(0, 240) + "…" : text)
+          .append('\n');
+    }
+    for (String w : warnings) {
+      s.append("WARNING           ").append(w).append('\n');
+    }
+    for (String p : problems) {
+      s.append("PROBLEM           ").append(p).append('\n');
+    }
+    s.append(ok() ? "Result            OK\n" : "Result            FAILED\n");
+    return s.toString();
+  }
+}

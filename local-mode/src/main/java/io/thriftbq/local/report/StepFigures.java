@@ -1,0 +1,52 @@
+package io.thriftbq.local.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.thriftbq.local.config.TuningStep;
+
+/**
+ * One step's figures in a comparison, read from its run's report. A figure the run could not
+ * measure is null.
+ *
+ * @param ok every event accounted for, no duplicate on an exactly-once step
+ * @param sustainedEventsPerSec rows/s between the first poll that saw rows and the last
+ * @param latencyP50Millis p50 after warm-up (or of all samples when none came after it)
+ */
+public record StepFigures(
+    int step,
+    String describe,
+    boolean ok,
+    double publishedPerSec,
+    Double sustainedEventsPerSec,
+    Double pipelineCpuPer100k,
+    Double pubsubCpuPer100k,
+    Double bigqueryCpuPer100k,
+    Double encodedBytesPerElement,
+    Double exchangedBytesPerInputByte,
+    Long latencyP50Millis,
+    Long latencyP99Millis) {
+
+  public static StepFigures of(TuningStep step, LocalReport report) {
+    JsonNode json = report.json;
+    JsonNode costs = json.path("costs");
+    JsonNode latency = json.path("latency_ms");
+    JsonNode steady = latency.path("after_warmup");
+    JsonNode percentiles = steady.has("p99") ? steady : latency;
+    return new StepFigures(
+        step.number(),
+        step.describe(),
+        report.ok(),
+        json.path("throughput").path("publish_events_per_sec").asDouble(0),
+        number(json.path("throughput").path("rows_per_sec_sustained")),
+        number(costs.path("pipeline_cpu_sec_per_100k_events")),
+        number(costs.path("pubsub_emulator_cpu_sec_per_100k_events")),
+        number(costs.path("bigquery_emulator_cpu_sec_per_100k_events")),
+        number(costs.path("encoded_bytes_per_element")),
+        number(costs.path("exchanged_bytes_per_input_byte")),
+        percentiles.has("p50") ? percentiles.path("p50").asLong() : null,
+        percentiles.has("p99") ? percentiles.path("p99").asLong() : null);
+  }
+
+  private static Double number(JsonNode node) {
+    return node.isNumber() ? node.asDouble() : null;
+  }
+}

@@ -1,0 +1,77 @@
+package io.thriftbq.local.result;
+
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.progress.Progress;
+import io.thriftbq.local.source.MalformedMessages;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Everything one local run observed, as plain values: what the report and the step comparison are
+ * built from. A run produces it; nothing in it refers back to the run, its emulators or its
+ * pipelines.
+ *
+ * @param source what the run read from, by name (for Pub/Sub: topic and subscription)
+ * @param tableNames each table as the report names it ({@code project:dataset.table})
+ * @param eventsPublished generated events published (malformed messages are counted apart)
+ * @param generatorMillis how long publishing took, or -1 when unknown
+ * @param payloadBytesPublished Thrift payload bytes published (0 when not measured)
+ * @param pipelineCounters the ingestion pipeline's Beam counters at the end
+ * @param pipelineLatency its end-to-end latency distribution, null when it reported none
+ * @param latencySamples hand-off latency of every row, ms
+ * @param steadyLatencySamples the same, for events created after the warm-up
+ * @param encodedBytesPerElement mean encoded size of the elements handed to BigQueryIO
+ * @param exchangedBytes bytes through the engine's data exchanges; null when the engine does not
+ *     say
+ * @param idField the {@code --id-field} check, null without the flag
+ * @param problems what went wrong while publishing or following
+ */
+public record RunResult(
+    LocalRunConfig config,
+    RunTables tables,
+    Map<String, String> source,
+    Map<String, String> tableNames,
+    List<String> ingestionArgs,
+    List<MalformedMessages.Malformed> malformed,
+    long eventsPublished,
+    long generatorMillis,
+    long payloadBytesPublished,
+    Progress progress,
+    Map<String, Long> pipelineCounters,
+    @Nullable LatencyDistribution pipelineLatency,
+    long[] latencySamples,
+    long[] steadyLatencySamples,
+    double encodedBytesPerElement,
+    @Nullable Long exchangedBytes,
+    Map<String, Long> exchangedBytesByTask,
+    List<EventTableContents> eventTables,
+    List<DeadLetterContents> deadLetterTables,
+    @Nullable IdFieldCheck idField,
+    List<String> problems) {
+
+  /** Events created this soon after the pipeline was started wait for the engine to start. */
+  public static final long WARMUP_MILLIS = 10_000;
+
+  /** Events whose converted rows are encoded to measure the mean element size. */
+  public static final int ENCODED_SIZE_SAMPLE = 1000;
+
+  /** A Beam distribution's summary: count, mean, min, max. */
+  public record LatencyDistribution(long count, double mean, long min, long max) {}
+
+  public RunResult {
+    // Kept in the caller's order: the report lists them so.
+    source = Collections.unmodifiableMap(new LinkedHashMap<>(source));
+    tableNames = Collections.unmodifiableMap(new LinkedHashMap<>(tableNames));
+    ingestionArgs = List.copyOf(ingestionArgs);
+    malformed = List.copyOf(malformed);
+    pipelineCounters = Map.copyOf(pipelineCounters);
+    exchangedBytesByTask = Map.copyOf(exchangedBytesByTask);
+    eventTables = List.copyOf(eventTables);
+    deadLetterTables = List.copyOf(deadLetterTables);
+    problems = List.copyOf(problems);
+  }
+}

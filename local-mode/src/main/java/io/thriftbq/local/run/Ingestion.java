@@ -1,0 +1,32 @@
+package io.thriftbq.local.run;
+
+import io.thriftbq.ingest.IngestionPipeline;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.local.stack.EmulatorBigQueryServices;
+import io.thriftbq.local.stack.EmulatorStack;
+import java.util.List;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * Starts the ingestion pipeline in this JVM, writing through the emulator's BigQuery services: REST
+ * through Beam's own client at {@code --bigQueryEndpoint}, the Storage Write API over plaintext
+ * gRPC (see {@link EmulatorBigQueryServices}).
+ */
+public final class Ingestion {
+  private Ingestion() {}
+
+  public static PipelineResult start(EmulatorStack stack, List<String> args) {
+    return start(stack.bigquery().storageWriteEndpoint(), args);
+  }
+
+  /** Writes Storage Write API appends to the emulator's gRPC endpoint ({@code host:port}). */
+  public static PipelineResult start(String storageWriteEndpoint, List<String> args) {
+    IngestionOptions options =
+        PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
+            .withValidation()
+            .as(IngestionOptions.class);
+    return IngestionPipeline.launch(options, new EmulatorBigQueryServices(storageWriteEndpoint))
+        .run();
+  }
+}

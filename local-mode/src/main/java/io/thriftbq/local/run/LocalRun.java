@@ -1,0 +1,176 @@
+package io.thriftbq.local.run;
+
+import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.engine.FlinkMetrics;
+import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.progress.PipelineMetrics;
+import io.thriftbq.local.progress.Progress;
+import io.thriftbq.local.progress.ProgressFollower;
+import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.result.DeadLetterContents;
+import io.thriftbq.local.result.EventTableContents;
+import io.thriftbq.local.result.IdFieldCheck;
+import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.source.EventSource;
+import io.thriftbq.local.source.MalformedMessages;
+import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.HandOffLatencyProbe;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongFunction;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.DistributionResult;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+
+/**
+ * One local run on an already started {@link EmulatorStack}: creates its source and tables, starts
+ * the ingestion pipeline (on the configured engine, in this JVM), publishes the generator's events
+ * and the malformed messages, follows progress by querying the BigQuery emulator, and reads
+ * everything back into a {@link RunResult}.
+ *
+ * <p>Ingestion runs in this JVM, not a child one, because the hand-off latency probe ({@link
+ * HandOffLatencyProbe}) and the pipeline's metrics are read from it directly; callers end the JVM
+ * with {@code System.exit} because the Storage Write client leaves a non-daemon thread.
+ */
+public final class LocalRun {
+  private final EmulatorStack stack;
+  private final LocalRunConfig config;
+  private final PrintStream out;
+
+  public LocalRun(EmulatorStack stack, LocalRunConfig config, PrintStream out) {
+    this.stack = stack;
+    this.config = config;
+    this.out = out;
+  }
+
+  /** Runs, and reports what was observed. */
+  public LocalReport execute() throws Exception {
+    return LocalReport.of(observe());
+  }
+
+  /** Runs, and returns what was observed. */
+  public RunResult observe() throws Exception {
+    RunTables tables = RunTables.forOutputTable(config.tableName());
+    EventSource source = PubsubSource.create(stack, "events-step" + config.step().number());
+    if (config.step().connectionPool()) {
+      EmulatorTables.create(stack, tables, config.ingestionStructArgs());
+    }
+    List<String> ingestArgs = IngestionArgs.of(config).toList(source, stack.bigquery(), tables);
+    List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
+    RandomEventGenerator generator = GeneratorArgs.generatorFor(genArgs);
+    // Checked before anything starts: a wrong path fails the run at once.
+    LongFunction<String> idOf =
+        config.idField() == null ? null : IdFields.of(generator, config.idField());
+    List<MalformedMessages.Malformed> malformed =
+        MalformedMessages.create(config.malformedCount(), config.seed(), generator::serialize);
+    printStart(source, tables, malformed.size());
+
+    double encodedBytesPerElement =
+        ElementSizes.meanEncodedBytes(ingestArgs, generator, RunResult.ENCODED_SIZE_SAMPLE);
+    HandOffLatencyProbe.reset();
+    long startNanos = System.nanoTime();
+    long startEpochMillis = System.currentTimeMillis();
+    PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
+    try (EventPublishing publishing =
+        EventPublishing.start(config, source, genArgs, generator, malformed)) {
+      Progress progress =
+          new ProgressFollower(config, stack, new TableQueries(stack, tables), out)
+              .follow(ingestion, publishing, startNanos);
+      List<String> problems = new ArrayList<>(progress.problems());
+      problems.addAll(publishing.problems());
+      MetricQueryResults metrics = PipelineMetrics.ingestion(ingestion);
+      boolean flink = PipelineControl.isFlink(ingestion);
+      // Read back before cancelling: the emulator must not be asked anything after a cancel that
+      // may tear down Storage Write streams mid-append (see BigQueryEmulator).
+      TableAudit audit = new TableAudit(stack.bigquery(), config.sampleRows());
+      List<EventTableContents> eventTables = new ArrayList<>();
+      for (String table : tables.eventTables()) {
+        eventTables.add(audit.eventTable(table));
+      }
+      List<DeadLetterContents> deadLetterTables = new ArrayList<>();
+      for (String table : tables.deadLetterTables()) {
+        deadLetterTables.add(audit.deadLetterTable(table));
+      }
+      IdFieldCheck idField = null;
+      if (idOf != null && eventTables.stream().anyMatch(EventTableContents::exists)) {
+        Set<Long> deadLettered = new HashSet<>();
+        deadLetterTables.forEach(d -> deadLettered.addAll(d.validEvents().keySet()));
+        idField =
+            audit.idField(
+                config.idField(), tables.eventTables(), config.events(), deadLettered, idOf);
+      }
+      long publisherMillis = publishing.publisherMillis();
+      return new RunResult(
+          config,
+          tables,
+          source.describe(),
+          tableNames(tables),
+          ingestArgs,
+          malformed,
+          publishing.eventsPublished(),
+          publisherMillis > 0 ? publisherMillis : progress.generatorMillis(),
+          publishing.payloadBytes(),
+          progress,
+          PipelineMetrics.counters(metrics),
+          latencyDistribution(metrics),
+          HandOffLatencyProbe.samples(),
+          HandOffLatencyProbe.samplesCreatedSince(startEpochMillis + RunResult.WARMUP_MILLIS),
+          encodedBytesPerElement,
+          flink ? FlinkMetrics.latestJobExchangedBytes() : null,
+          flink ? FlinkMetrics.latestJobExchangedBytesByTask() : Map.of(),
+          eventTables,
+          deadLetterTables,
+          idField,
+          problems);
+    } finally {
+      PipelineControl.cancelQuietly(ingestion);
+    }
+  }
+
+  private void printStart(EventSource source, RunTables tables, int malformedCount) {
+    out.printf(
+        "Local run: %s%s; %d events at %d/s, %d malformed; %s, table %s.%s%n",
+        config.step().describe(),
+        config.format() == config.step().format() ? "" : " (format " + config.format() + ")",
+        config.events(),
+        config.rate(),
+        malformedCount,
+        source,
+        LocalRunConfig.DATASET,
+        String.join(", ", tables.eventTables()));
+    out.printf(
+        "Emulators: Pub/Sub %s (pid %d), BigQuery REST %s gRPC %s (pid %d)%n",
+        stack.pubsub().rootUrl(),
+        stack.pubsub().pid(),
+        stack.bigquery().restEndpoint(),
+        stack.bigquery().storageWriteEndpoint(),
+        stack.bigquery().pid());
+  }
+
+  private Map<String, String> tableNames(RunTables tables) {
+    Map<String, String> names = new LinkedHashMap<>();
+    for (RunTables.Table table : tables.all()) {
+      names.put(
+          table.name(),
+          stack.bigquery().project() + ":" + LocalRunConfig.DATASET + "." + table.name());
+    }
+    return names;
+  }
+
+  private static RunResult.LatencyDistribution latencyDistribution(MetricQueryResults metrics) {
+    DistributionResult d =
+        PipelineMetrics.distribution(metrics, IngestionMetrics.END_TO_END_LATENCY_MS);
+    return d == null || d.getCount() == 0
+        ? null
+        : new RunResult.LatencyDistribution(d.getCount(), d.getMean(), d.getMin(), d.getMax());
+  }
+}

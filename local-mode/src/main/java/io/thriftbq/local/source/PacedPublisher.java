@@ -1,0 +1,142 @@
+package io.thriftbq.local.source;
+
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.local.progress.RunCosts;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes the generator's events at a steady rate from this JVM, using the generator's
+ * pipeline-free core, so every event carries the same bytes and the same {@code event_id} and
+ * {@code event_time_ms} attributes as the generator pipeline would give it.
+ *
+ * <p>Why not the generator pipeline: a bounded run ({@code --maxEvents}) of it on the DirectRunner
+ * reads its rate-limited source to the end before anything reaches Pub/Sub, so all events arrive in
+ * one burst after {@code events / rate} seconds, each stamped up to that long before it was
+ * published. That would make both the rate and the latency of a local run fiction. The end-to-end
+ * tests still run the generator pipeline.
+ */
+public final class PacedPublisher {
+  /** Publish calls per second; each carries the events due since the previous call. */
+  private static final int TICKS_PER_SECOND = 20;
+
+  public static final int MAX_MESSAGES_PER_CALL = 1000;
+
+  private final EventSource source;
+  private final RandomEventGenerator generator;
+  private final long events;
+  private final long ratePerSec;
+  private final int recordsPerMessage;
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong publishedBytes = new AtomicLong();
+  private volatile double cpuSeconds;
+  private volatile long runMillis = -1;
+
+  public PacedPublisher(
+      EventSource source,
+      RandomEventGenerator generator,
+      long events,
+      long ratePerSec,
+      int recordsPerMessage) {
+    this.source = source;
+    this.generator = generator;
+    this.events = events;
+    this.ratePerSec = ratePerSec;
+    this.recordsPerMessage = recordsPerMessage;
+  }
+
+  public long published() {
+    return published.get();
+  }
+
+  /** Payload bytes published so far (what the pipeline reads, without attributes). */
+  public long publishedBytes() {
+    return publishedBytes.get();
+  }
+
+  /** How long publishing everything took, or -1 while it is still publishing. */
+  public long runMillis() {
+    return runMillis;
+  }
+
+  /** CPU seconds this publisher's thread has spent so far, to leave out of the pipeline's. */
+  public double cpuSeconds() {
+    return cpuSeconds;
+  }
+
+  /** Publishes every event, pacing to the rate; returns when the last one is acknowledged. */
+  /** {@link #run()} on a pool thread; a failure completes the future exceptionally. */
+  public java.util.concurrent.CompletableFuture<Void> runAsync() {
+    return java.util.concurrent.CompletableFuture.runAsync(
+        () -> {
+          try {
+            run();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  public void run() throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    double cpuAtStart = RunCosts.currentThreadCpuSeconds();
+    long next = 0;
+    while (next < events) {
+      double elapsedSec = (System.nanoTime() - start) / 1e9;
+      long due = Math.min(events, (long) Math.ceil(elapsedSec * ratePerSec) + 1);
+      List<SourceMessage> batch = new ArrayList<>();
+      while (next < due && batch.size() < MAX_MESSAGES_PER_CALL) {
+        int count = (int) Math.min(recordsPerMessage, events - next);
+        batch.add(message(next, count));
+        next += count;
+      }
+      if (!batch.isEmpty()) {
+        source.publish(batch);
+        published.set(next);
+        long bytes = 0;
+        for (SourceMessage message : batch) {
+          bytes += message.data().length;
+        }
+        publishedBytes.addAndGet(bytes);
+      }
+      cpuSeconds = RunCosts.currentThreadCpuSeconds() - cpuAtStart;
+      if (next < due) {
+        continue; // behind schedule: publish the rest without sleeping
+      }
+      long wakeAt = start + (long) ((elapsedSec + 1.0 / TICKS_PER_SECOND) * 1e9);
+      long sleepNanos = wakeAt - System.nanoTime();
+      if (sleepNanos > 0) {
+        Thread.sleep(sleepNanos / 1_000_000, (int) (sleepNanos % 1_000_000));
+      }
+    }
+    runMillis = (System.nanoTime() - start) / 1_000_000;
+  }
+
+  private SourceMessage message(long first, int count) {
+    long createdAtMs = System.currentTimeMillis();
+    Map<String, String> attributes = new HashMap<>();
+    byte[] payload;
+    if (recordsPerMessage == 1) {
+      payload = generator.serialize(first);
+    } else {
+      List<byte[]> members = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        members.add(generator.serialize(first + i));
+      }
+      payload = EventEnvelope.pack(members);
+      attributes.putAll(EventEnvelope.envelopeAttributes(count));
+    }
+    attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
+    attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
+    return new SourceMessage(payload, attributes);
+  }
+}

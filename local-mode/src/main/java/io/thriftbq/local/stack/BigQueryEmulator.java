@@ -1,0 +1,318 @@
+package io.thriftbq.local.stack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code local-bigquery} emulator on 127.0.0.1: BigQuery REST v2 on one port, the Storage Write
+ * API (plaintext gRPC) on another. Queries go through {@code jobs.query}, so what the report counts
+ * is what a user would see with {@code bq query} against the emulator.
+ */
+public final class BigQueryEmulator implements AutoCloseable {
+  /** BigQuery's limit on one AppendRows request (Storage Write API quotas: 10 MB). */
+  static final int APPEND_REQUEST_LIMIT_BYTES = 10 * 1024 * 1024;
+
+  private final ManagedProcess process;
+  private final int restPort;
+  private final int grpcPort;
+  private final String project;
+  private final LoopbackHttp http;
+  private final Launch launch;
+
+  /** How the emulator was started, to start it again the same way after a kill. */
+  private record Launch(
+      Path executable,
+      String project,
+      String dataset,
+      Path dataDir,
+      Path logFile,
+      boolean pureProtobuf) {}
+
+  private BigQueryEmulator(
+      ManagedProcess process, int restPort, int grpcPort, String project, Launch launch) {
+    this.process = process;
+    this.restPort = restPort;
+    this.grpcPort = grpcPort;
+    this.project = project;
+    this.http = new LoopbackHttp(restPort);
+    this.launch = launch;
+  }
+
+  /**
+   * @param pureProtobuf run the emulator with protobuf's pure-Python implementation: about 1.5x
+   *     slower, but the upb C extension it uses otherwise has segfaulted (local-bigquery 0.4.0,
+   *     protobuf 7.36) when a client cancelled Storage Write streams in the middle of appends,
+   *     which is what a test that stops a pipeline mid-stream does
+   */
+  static BigQueryEmulator start(
+      Path executable,
+      String project,
+      String dataset,
+      Path dataDir,
+      Path logFile,
+      boolean pureProtobuf)
+      throws IOException, InterruptedException {
+    int restPort = FreePorts.pick();
+    int grpcPort = FreePorts.pick();
+    while (grpcPort == restPort) {
+      grpcPort = FreePorts.pick();
+    }
+    return start(
+        new Launch(executable, project, dataset, dataDir, logFile, pureProtobuf),
+        restPort,
+        grpcPort);
+  }
+
+  /**
+   * Kills this emulator with SIGKILL, waits {@code downtime}, and starts a new one on the same
+   * ports and data directory, as a crashed and restarted server would come back. Tables and their
+   * rows are on disk (DuckLake under the data directory) and survive; the Storage Write streams a
+   * client had open live in the process's memory and do not, so appends to them fail with NOT_FOUND
+   * afterwards.
+   */
+  public BigQueryEmulator killAndRestart(Duration downtime)
+      throws IOException, InterruptedException {
+    process.kill();
+    Thread.sleep(downtime.toMillis());
+    return start(launch, restPort, grpcPort);
+  }
+
+  private static BigQueryEmulator start(Launch launch, int restPort, int grpcPort)
+      throws IOException, InterruptedException {
+    Path executable = launch.executable();
+    Path dataDir = launch.dataDir();
+    String project = launch.project();
+    String dataset = launch.dataset();
+    Path logFile = launch.logFile();
+    boolean pureProtobuf = launch.pureProtobuf();
+    List<String> command = new ArrayList<>(launcher(executable, dataDir));
+    command.addAll(
+        List.of(
+            "serve",
+            "--host",
+            FreePorts.LOOPBACK,
+            "--port",
+            Integer.toString(restPort),
+            "--grpc-port",
+            Integer.toString(grpcPort),
+            "--project",
+            project,
+            "--dataset",
+            dataset,
+            "--data-dir",
+            dataDir.toString()));
+    // The C (upb) protobuf extension has crashed the emulator when a client cancelled mid-append;
+    // the pure-Python implementation is slower but survives that.
+    Map<String, String> environment =
+        pureProtobuf ? Map.of("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python") : Map.of();
+    ManagedProcess process =
+        ManagedProcess.start("bigquery-emulator", command, environment, logFile);
+    BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project, launch);
+    try {
+      emulator.awaitReady(Duration.ofSeconds(60));
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      process.close();
+      throw e;
+    }
+    return emulator;
+  }
+
+  /**
+   * BigQuery takes AppendRows requests of up to 10 MB; the emulator's gRPC server keeps gRPC's
+   * default of 4 MiB, so a row between 4 and 10 MB (a dead letter holding a 9 MB payload) that
+   * BigQuery accepts would fail on the emulator forever. The emulator is started through a small
+   * launcher, in its own Python, that gives the server BigQuery's limit; when the executable has no
+   * Python beside it (a custom {@code LOCAL_BIGQUERY_BIN}), it is started as it is.
+   *
+   * <p>The launcher also keeps one protobuf message class per writer schema for the server's life,
+   * where the emulator builds a new descriptor pool for every append connection and lets it go when
+   * the connection ends. It was added against segmentation faults of protobuf's C extension (upb)
+   * in reading a nested message of an appended row (2 of 6 runs of {@code
+   * PubsubRestartEndToEndTest} on 2026-11-25, stacks in the kept logs); it did not stop them when
+   * clients cancel streams mid-append, which only the pure-Python backend survives (see {@link
+   * #start}).
+   */
+  private static List<String> launcher(Path executable, Path dataDir) throws IOException {
+    Path python = executable.resolveSibling("python");
+    if (!Files.isExecutable(python)) {
+      return List.of(executable.toString());
+    }
+    Path script = dataDir.resolveSibling("bigquery-emulator-launcher.py");
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "# Written by io.thriftbq.local.stack.BigQueryEmulator: local-bigquery with BigQuery's 10 MB",
+            "# AppendRows request limit instead of gRPC's default 4 MiB; a crash in native code",
+            "# (protobuf's C extension, gRPC) prints every thread's stack to the log; one message",
+            "# class per writer schema, kept for the server's life, instead of a new descriptor pool",
+            "# per append connection that is freed when the connection ends.",
+            "import faulthandler",
+            "faulthandler.enable()",
+            "import sys",
+            "import grpc",
+            "LIMIT = " + APPEND_REQUEST_LIMIT_BYTES,
+            "_server = grpc.server",
+            "def server_with_bigquery_limits(*args, **kwargs):",
+            "    options = list(kwargs.pop('options', None) or [])",
+            "    options += [('grpc.max_receive_message_length', LIMIT),",
+            "                ('grpc.max_send_message_length', LIMIT)]",
+            "    return _server(*args, options=options, **kwargs)",
+            "grpc.server = server_with_bigquery_limits",
+            "import threading",
+            "from local_bigquery.grpc import write as _write",
+            "if hasattr(_write, '_message_class'):",
+            "    _new_message_class = _write._message_class",
+            "    _message_classes = {}",
+            "    _message_classes_lock = threading.Lock()",
+            "    def message_class_kept(proto):",
+            "        key = proto.SerializeToString(deterministic=True)",
+            "        with _message_classes_lock:",
+            "            if key not in _message_classes:",
+            "                _message_classes[key] = _new_message_class(proto)",
+            "            return _message_classes[key]",
+            "    _write._message_class = message_class_kept",
+            "from local_bigquery.cli import main",
+            "sys.argv[0] = 'local-bigquery'",
+            "sys.exit(main())",
+            ""));
+    return List.of(python.toString(), script.toString());
+  }
+
+  private void awaitReady(Duration timeout) throws IOException, InterruptedException {
+    process.awaitReady(
+        "BigQuery emulator (ports " + restPort + "/" + grpcPort + ")",
+        timeout,
+        () ->
+            FreePorts.isListening(restPort)
+                && FreePorts.isListening(grpcPort)
+                && http.get("/bigquery/v2/projects/" + project + "/datasets").ok());
+  }
+
+  public int restPort() {
+    return restPort;
+  }
+
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  public String project() {
+    return project;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public ManagedProcess process() {
+    return process;
+  }
+
+  /** For Beam's {@code --bigQueryEndpoint}. */
+  public String restEndpoint() {
+    return "http://" + FreePorts.LOOPBACK + ":" + restPort;
+  }
+
+  /** The plaintext Storage Write gRPC endpoint, host:port, for {@link EmulatorBigQueryServices}. */
+  public String storageWriteEndpoint() {
+    return FreePorts.LOOPBACK + ":" + grpcPort;
+  }
+
+  public void createDataset(String dataset) throws IOException {
+    ObjectNode body = LoopbackHttp.JSON.createObjectNode();
+    body.putObject("datasetReference").put("projectId", project).put("datasetId", dataset);
+    LoopbackHttp.Response response =
+        http.postIdempotent("/bigquery/v2/projects/" + project + "/datasets", body);
+    if (!response.ok() && response.status() != 409) {
+      throw new IOException(
+          "BigQuery emulator: create dataset " + dataset + ": HTTP " + response.raw());
+    }
+  }
+
+  /** Deletes a table (for fault-injection tests: a table an operator removed mid-run). */
+  public void deleteTable(String dataset, String table) throws IOException {
+    LoopbackHttp.Response response =
+        http.delete(
+            "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table);
+    if (!response.ok()) {
+      throw new IOException(
+          "BigQuery emulator: delete table " + table + ": HTTP " + response.raw());
+    }
+  }
+
+  public boolean tableExists(String dataset, String table) throws IOException {
+    return http.get(
+            "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table)
+        .ok();
+  }
+
+  /**
+   * Runs a GoogleSQL query and returns its rows as column-name → JSON value maps (REPEATED and
+   * RECORD columns stay as the emulator's {@code f}/{@code v} JSON).
+   */
+  public List<Map<String, JsonNode>> query(String sql) throws IOException {
+    JsonNode result = rawQuery(sql);
+    List<String> names = new ArrayList<>();
+    for (JsonNode field : result.path("schema").path("fields")) {
+      names.add(field.path("name").asText());
+    }
+    List<Map<String, JsonNode>> rows = new ArrayList<>();
+    for (JsonNode row : result.path("rows")) {
+      Map<String, JsonNode> values = new LinkedHashMap<>();
+      JsonNode cells = row.path("f");
+      for (int i = 0; i < names.size() && i < cells.size(); i++) {
+        values.put(names.get(i), cells.get(i).path("v"));
+      }
+      rows.add(values);
+    }
+    return rows;
+  }
+
+  /** The {@code jobs.query} response as is: {@code schema} and {@code rows} in f/v form. */
+  public JsonNode rawQuery(String sql) throws IOException {
+    ObjectNode body = LoopbackHttp.JSON.createObjectNode();
+    body.put("query", sql).put("useLegacySql", false).put("timeoutMs", 60_000);
+    body.put("maxResults", 1_000_000);
+    LoopbackHttp.Response response =
+        http.postIdempotent("/bigquery/v2/projects/" + project + "/queries", body);
+    if (!response.ok() || response.body() == null) {
+      throw new IOException(
+          "BigQuery emulator: query failed: HTTP " + response.status() + " " + response.raw());
+    }
+    JsonNode result = response.body();
+    if (!result.path("jobComplete").asBoolean(true)) {
+      throw new IOException("BigQuery emulator: query did not complete within 60 s: " + sql);
+    }
+    long total = result.path("totalRows").asLong(-1);
+    if (total >= 0 && total > result.path("rows").size()) {
+      // Paging is not implemented here; every query of local mode is small or aggregated.
+      throw new IOException(
+          "BigQuery emulator returned " + result.path("rows").size() + " of " + total + " rows");
+    }
+    return result;
+  }
+
+  /** A single number from a query such as {@code SELECT COUNT(*) ...}; 0 when there is no row. */
+  public long queryLong(String sql) throws IOException {
+    List<Map<String, JsonNode>> rows = query(sql);
+    if (rows.isEmpty()) {
+      return 0;
+    }
+    JsonNode value = rows.get(0).values().iterator().next();
+    return value == null || value.isNull() ? 0 : Long.parseLong(value.asText());
+  }
+
+  @Override
+  public void close() {
+    process.stop(Duration.ofSeconds(10));
+  }
+}

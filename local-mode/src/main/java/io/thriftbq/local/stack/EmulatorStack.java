@@ -1,0 +1,155 @@
+package io.thriftbq.local.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+/**
+ * Both emulators, started on free loopback ports and stopped (with their process trees) on {@link
+ * #close()}, on JVM shutdown, or when start-up fails half way. Their data and logs live in one
+ * temporary directory that is deleted on close unless {@code keep} is set.
+ */
+public final class EmulatorStack implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(EmulatorStack.class.getName());
+
+  private final Path workDir;
+  private final boolean keep;
+  private final Thread shutdownHook;
+  private volatile PubsubEmulator pubsub;
+  private volatile BigQueryEmulator bigquery;
+  private volatile boolean closed;
+
+  private EmulatorStack(Path workDir, boolean keep) {
+    this.workDir = workDir;
+    this.keep = keep;
+    this.shutdownHook = new Thread(this::stopAll, "emulator-stack-shutdown");
+  }
+
+  /**
+   * Starts both emulators. {@code dataset} is created by the BigQuery emulator itself.
+   *
+   * @throws IllegalStateException with install instructions when an emulator is missing
+   */
+  public static EmulatorStack start(String project, String dataset, boolean keep)
+      throws IOException, InterruptedException {
+    return start(project, dataset, keep, false);
+  }
+
+  /**
+   * @param cancelSafe start the BigQuery emulator in the slower mode that survives clients
+   *     cancelling Storage Write streams mid-append (see {@link BigQueryEmulator})
+   */
+  public static EmulatorStack start(
+      String project, String dataset, boolean keep, boolean cancelSafe)
+      throws IOException, InterruptedException {
+    String missing = LocalPaths.missingPrerequisites();
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(missing.strip());
+    }
+    Path workDir = Files.createTempDirectory("thriftbq-local-");
+    EmulatorStack stack = new EmulatorStack(workDir, keep);
+    Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
+    try {
+      Path pubsubData = Files.createDirectories(workDir.resolve("pubsub-data"));
+      Path bigqueryData = Files.createDirectories(workDir.resolve("bigquery-data"));
+      // Started one after the other: both are CPU-heavy for a few seconds on a 2-core machine.
+      stack.pubsub =
+          PubsubEmulator.start(
+              LocalPaths.gcloud(), project, pubsubData, workDir.resolve("pubsub-emulator.log"));
+      stack.bigquery =
+          BigQueryEmulator.start(
+              LocalPaths.localBigQueryExecutable(),
+              project,
+              dataset,
+              bigqueryData,
+              workDir.resolve("bigquery-emulator.log"),
+              cancelSafe);
+      return stack;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      stack.close();
+      throw e;
+    }
+  }
+
+  public PubsubEmulator pubsub() {
+    return pubsub;
+  }
+
+  public BigQueryEmulator bigquery() {
+    return bigquery;
+  }
+
+  /**
+   * Kills the BigQuery emulator with SIGKILL and starts it again on the same ports and data
+   * directory after {@code downtime}; {@link #bigquery()} returns the new one.
+   */
+  public synchronized void killAndRestartBigQuery(java.time.Duration downtime)
+      throws IOException, InterruptedException {
+    bigquery = bigquery.killAndRestart(downtime);
+  }
+
+  /**
+   * Kills the Pub/Sub emulator with SIGKILL and starts it again on the same port after {@code
+   * downtime}; it comes back empty (no topics, subscriptions or messages).
+   */
+  public synchronized void killAndRestartPubsub(java.time.Duration downtime)
+      throws IOException, InterruptedException {
+    pubsub = pubsub.killAndRestart(downtime);
+  }
+
+  public Path workDir() {
+    return workDir;
+  }
+
+  private synchronized void stopAll() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (pubsub != null) {
+      pubsub.close();
+    }
+    if (bigquery != null) {
+      bigquery.close();
+    }
+    if (keep) {
+      LOG.info("Kept emulator data and logs in " + workDir);
+    } else {
+      deleteRecursively(workDir);
+    }
+  }
+
+  static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+    } catch (IOException | UncheckedIOException e) {
+      LOG.warning("Could not delete " + dir + ": " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    stopAll();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // Called from the hook itself, or the JVM is already exiting.
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package io.thriftbq.local.stack;
+
+import com.google.api.services.bigquery.model.TableRow;
+import com.google.cloud.bigquery.storage.v1.ProtoRows;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.DescriptorProtos;
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.DynamicMessage;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Reads the {@code event_time_ms} attribute back out of rows on their way to the emulator, for
+ * {@link HandOffLatencyProbe}. Rows without an {@code _attributes} column (the dead-letter table,
+ * or a run without {@code --includeAttributes}) are skipped.
+ */
+final class EventTimeExtractor {
+  private static final Logger LOG = Logger.getLogger(EventTimeExtractor.class.getName());
+  static final String ATTRIBUTES_COLUMN = "_attributes";
+  static final String EVENT_TIME_KEY = "event_time_ms";
+
+  private final Descriptors.@Nullable Descriptor descriptor;
+  private final Descriptors.@Nullable FieldDescriptor attributes;
+  private final Descriptors.@Nullable FieldDescriptor key;
+  private final Descriptors.@Nullable FieldDescriptor value;
+
+  /** For Storage Write appends, whose rows are protos of {@code descriptorProto}. */
+  EventTimeExtractor(DescriptorProtos.DescriptorProto descriptorProto) {
+    Descriptors.Descriptor built = null;
+    Descriptors.FieldDescriptor attributesField = null;
+    Descriptors.FieldDescriptor keyField = null;
+    Descriptors.FieldDescriptor valueField = null;
+    try {
+      Descriptors.FileDescriptor file =
+          Descriptors.FileDescriptor.buildFrom(
+              DescriptorProtos.FileDescriptorProto.newBuilder()
+                  .addMessageType(descriptorProto)
+                  .build(),
+              new Descriptors.FileDescriptor[0]);
+      built = file.findMessageTypeByName(descriptorProto.getName());
+      attributesField = built == null ? null : built.findFieldByName(ATTRIBUTES_COLUMN);
+      if (attributesField != null
+          && attributesField.getJavaType() == Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+        keyField = attributesField.getMessageType().findFieldByName("key");
+        valueField = attributesField.getMessageType().findFieldByName("value");
+      }
+    } catch (Descriptors.DescriptorValidationException | RuntimeException e) {
+      LOG.warning("Latency probe disabled for a stream: cannot rebuild its descriptor: " + e);
+    }
+    boolean usable = attributesField != null && keyField != null && valueField != null;
+    this.descriptor = usable ? built : null;
+    this.attributes = usable ? attributesField : null;
+    this.key = keyField;
+    this.value = valueField;
+  }
+
+  boolean enabled() {
+    return descriptor != null;
+  }
+
+  void recordAppend(ProtoRows rows) {
+    if (descriptor == null) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    for (ByteString row : rows.getSerializedRowsList()) {
+      try {
+        record(now, eventTime(DynamicMessage.parseFrom(descriptor, row)));
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        HandOffLatencyProbe.recordMissingEventTime();
+      }
+    }
+  }
+
+  private @Nullable String eventTime(DynamicMessage message) {
+    int count = message.getRepeatedFieldCount(attributes);
+    for (int i = 0; i < count; i++) {
+      DynamicMessage entry = (DynamicMessage) message.getRepeatedField(attributes, i);
+      if (EVENT_TIME_KEY.equals(entry.getField(key))) {
+        Object v = entry.getField(value);
+        return v == null ? null : v.toString();
+      }
+    }
+    return null;
+  }
+
+  /** For streaming inserts: {@code _attributes} is a list of {@code {key, value}} maps. */
+  static void recordTableRows(List<TableRow> rows) {
+    long now = System.currentTimeMillis();
+    for (TableRow row : rows) {
+      Object attributes = row.get(ATTRIBUTES_COLUMN);
+      if (!(attributes instanceof List)) {
+        continue;
+      }
+      String eventTime = null;
+      for (Object entry : (List<?>) attributes) {
+        if (entry instanceof Map && EVENT_TIME_KEY.equals(((Map<?, ?>) entry).get("key"))) {
+          Object v = ((Map<?, ?>) entry).get("value");
+          eventTime = v == null ? null : v.toString();
+        }
+      }
+      record(now, eventTime);
+    }
+  }
+
+  private static void record(long now, @Nullable String eventTime) {
+    if (eventTime == null) {
+      HandOffLatencyProbe.recordMissingEventTime();
+      return;
+    }
+    try {
+      long created = Long.parseLong(eventTime.trim());
+      HandOffLatencyProbe.record(now - created, created);
+    } catch (NumberFormatException e) {
+      HandOffLatencyProbe.recordMissingEventTime();
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package io.thriftbq.local.config;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.local.LocalRunner;
+import io.thriftbq.local.engine.LocalEngine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.JUnit4;
+
+@RunWith(JUnit4.class)
+public class LocalRunConfigTest {
+  @Test
+  public void anIdlNamesTheStructForEveryPipeline() {
+    LocalRunConfig config =
+        LocalRunConfig.parse(
+            new String[] {"--idl", "events.thrift", "--struct=Ev", "--id-field", "meta.id"});
+    assertThat(config.ingestionStructArgs(), hasItem("--thriftStruct=Ev"));
+    assertTrue(config.datagenStructArgs().stream().anyMatch(a -> a.startsWith("--thriftIdl=/")));
+    assertFalse(
+        config.ingestionStructArgs().stream().anyMatch(a -> a.startsWith("--thriftClassName")));
+    assertEquals("meta.id", config.idField());
+    assertEquals(
+        java.util.List.of("--thriftClassName=" + LocalRunConfig.EVENT_CLASS),
+        LocalRunConfig.defaults().ingestionStructArgs());
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LocalRunConfig.parse(new String[] {"--idl", "events.thrift"}))
+            .getMessage(),
+        containsString("--idl and --struct go together"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> LocalRunConfig.parse(new String[] {"--struct", "Ev", "--id-field", "a..b"}));
+  }
+
+  @Test
+  public void defaultsRunStepEightModestly() {
+    LocalRunConfig config = LocalRunConfig.parse(new String[0]);
+    assertEquals(TuningStep.of(8), config.step());
+    assertEquals(4000, config.events());
+    assertEquals("below the sustained capacity measured in docs/LOCAL.md", 200, config.ratePerSec);
+    assertEquals(40, config.malformedCount());
+    assertEquals("events_step8", config.tableName());
+    assertFalse(config.keep());
+  }
+
+  @Test
+  public void parsesBothFlagStyles() {
+    LocalRunConfig config =
+        LocalRunConfig.parse(
+            new String[] {
+              "--step",
+              "4",
+              "--events=500",
+              "--rate",
+              "100",
+              "--bad-ratio=0.1",
+              "--report",
+              "out/r.json",
+              "--keep",
+              "--timeout=60",
+              "--triggering-frequency",
+              "2",
+              "--records-per-message=10",
+              "--no-progress"
+            });
+    assertEquals(TuningStep.of(4), config.step());
+    assertEquals(500, config.events());
+    assertEquals(50, config.malformedCount());
+    assertEquals(Paths.get("out/r.json"), config.reportFile());
+    assertTrue(config.keep());
+    assertEquals(Duration.ofSeconds(60), config.timeout);
+    assertEquals(Integer.valueOf(2), config.triggeringFrequencySec);
+    assertEquals(10, config.recordsPerMessage());
+    assertFalse(config.progress);
+  }
+
+  @Test
+  public void formatOverridesTheSteps() {
+    assertEquals(StorageFormat.PROTO_MESSAGE, parse().format());
+    assertEquals(StorageFormat.AVRO_GENERIC_RECORD, parse("--step", "6").format());
+    LocalRunConfig config = parse("--step", "6", "--format", "PROTO_MESSAGE");
+    assertEquals(StorageFormat.PROTO_MESSAGE, config.format());
+    List<String> args = config.step().pipelineArgs(null, config.format());
+    assertThat(args, hasItem("--formatToStore=PROTO_MESSAGE"));
+    assertFalse(args.stream().anyMatch(a -> a.startsWith("--protoClassName")));
+    assertThat(args, hasItem("--storageWriteApiTriggeringFrequencySec=1"));
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--format", "JSON")).getMessage(),
+        containsString("PROTO_MESSAGE"));
+  }
+
+  @Test
+  public void rejectsBadInputWithAMessage() {
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--step", "9")).getMessage(),
+        containsString("1..8"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--events", "0"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--events", "many"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--bad-ratio", "2"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--table", "a.b"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--unknown", "1"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--rate"));
+    assertThrows(IllegalArgumentException.class, () -> parse("stray"));
+  }
+
+  @Test
+  public void theEngineIsFlinkWithCheckpointsUnlessToldOtherwise() {
+    LocalEngine engine = parse().engine();
+    assertEquals(LocalEngine.Kind.FLINK, engine.kind());
+    List<String> args = engine.runnerArgs(false);
+    assertThat(args, hasItem("--runner=FlinkRunner"));
+    assertThat(args, hasItem("--flinkMaster=[local]"));
+    assertThat(args, hasItem("--checkpointingInterval=1000"));
+    LocalEngine custom =
+        parse(
+                "--engine",
+                "direct",
+                "--parallelism",
+                "2",
+                "--checkpoint-ms",
+                "500",
+                "--ingest-arg=--maxBundleSize=5000")
+            .engine();
+    assertEquals(LocalEngine.Kind.DIRECT, custom.kind());
+    assertThat(custom.runnerArgs(true), hasItem("--enforceImmutability=true"));
+    assertEquals(List.of("--maxBundleSize=5000"), custom.extraPipelineArgs());
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--checkpoint-ms", "0"))
+            .getMessage(),
+        containsString("acknowledged only when a checkpoint completes"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--engine", "spark"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--parallelism", "0"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--ingest-arg", "maxBundleSize=1"));
+  }
+
+  @Test
+  public void compareStepsTakesAListOfStepsAndGivesEachItsOwnTable() {
+    LocalRunConfig config = parse("--compare-steps", "--steps", "1,6,8", "--events", "500");
+    assertTrue(config.compareSteps());
+    assertEquals(
+        List.of(TuningStep.of(1), TuningStep.of(6), TuningStep.of(8)), config.comparedSteps());
+    LocalRunConfig six = config.forComparedStep(TuningStep.of(6), "compare_step6_x");
+    assertFalse(six.compareSteps());
+    assertEquals(6, six.step().number());
+    assertEquals("compare_step6_x", six.tableName());
+    assertEquals(500, six.events());
+    assertTrue("the original is unchanged", config.compareSteps());
+    assertEquals(TuningStep.all(), parse("--compare-steps").comparedSteps());
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--step", "6"))
+            .getMessage(),
+        containsString("--steps"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--steps", "1,2"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,1"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,9"));
+  }
+
+  private static LocalRunConfig parse(String... args) {
+    return LocalRunConfig.parse(args);
+  }
+
+  @Test
+  public void runnerPrintsHelpAndRejectsBadFlagsWithoutStartingEmulators() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertEquals(0, LocalRunner.run(new String[] {"--help"}, o, e));
+    assertThat(out.toString(StandardCharsets.UTF_8), containsString("--bad-ratio"));
+    assertEquals(2, LocalRunner.run(new String[] {"--step", "0"}, o, e));
+    assertThat(err.toString(StandardCharsets.UTF_8), containsString("--step must be 1..8"));
+  }
+}
