@@ -53,6 +53,18 @@ variable "clustering_fields" {
   type        = list(string)
 }
 
+variable "struct_tables" {
+  description = "Event tables of a job with several event types, one per Thrift struct, keyed by the struct's table name: table id, JSON schema, partitioning (type or null, field or null) and clustering columns. Empty: none."
+  type = map(object({
+    table_id          = string
+    schema            = string
+    partition_type    = string
+    partition_field   = string
+    clustering_fields = list(string)
+  }))
+  default = {}
+}
+
 variable "deletion_protection" {
   description = "Protect the tables (and keep dataset contents) on destroy."
   type        = bool
