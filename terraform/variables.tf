@@ -68,12 +68,12 @@ variable "event_tables" {
   default = {}
 
   validation {
-    condition     = alltrue([for k, t in var.event_tables : can(regex("^[a-z0-9_]{1,1000}$", k)) && k != "dead_letter"])
+    condition     = alltrue([for k, t in var.event_tables : can(regex("^[a-z0-9_]+$", k)) && k != "dead_letter"])
     error_message = "event_tables keys are struct table names in snake_case (lowercase letters, digits, underscores), as SchemaExporter writes them; dead_letter would collide with the dead-letter table events_dead_letter."
   }
 
   validation {
-    condition     = alltrue([for k, t in var.event_tables : t.table_id == null || (can(regex("^[A-Za-z0-9_]{1,1024}$", coalesce(t.table_id, "x"))) && !contains(["events", "events_dead_letter"], coalesce(t.table_id, "x")))])
+    condition     = alltrue([for k, t in var.event_tables : t.table_id == null || (can(regex("^[A-Za-z0-9_]+$", coalesce(t.table_id, "x"))) && length(coalesce(t.table_id, "x")) <= 1024 && !contains(["events", "events_dead_letter"], coalesce(t.table_id, "x")))])
     error_message = "event_tables table_id may contain only letters, digits and underscores, and must not be events or events_dead_letter (the single-type and dead-letter tables)."
   }
 

@@ -13,7 +13,8 @@ variable "dataset_id" {
   type        = string
 
   validation {
-    condition     = can(regex("^[A-Za-z0-9_]{1,1024}$", var.dataset_id))
+    # RE2 (Terraform's regex) allows repeat counts up to 1000 only: the length is checked apart.
+    condition     = can(regex("^[A-Za-z0-9_]+$", var.dataset_id)) && length(var.dataset_id) <= 1024
     error_message = "dataset_id may contain only letters, digits and underscores."
   }
 }
