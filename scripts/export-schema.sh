@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Export the BigQuery schemas derived from a Thrift struct into the JSON files Terraform reads
-# (terraform/schemas/event_table.json and dead_letter_table.json by default).
+# (terraform/schemas/event_table.json and dead_letter_table.json by default); for several event
+# types (--structs, --union) one file per struct (terraform/schemas/<table name>.json) and the
+# Terraform map event_tables that creates their tables (terraform/schemas/event_tables.tfvars.json).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/common.sh"
@@ -8,6 +10,7 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/common.sh"
 usage() {
   cat <<EOF2
 Usage: $(basename "$0") [options] [-- EXPORTER_FLAGS...]
+       $(basename "$0") --idl FILE --structs A,B,C [--union U] [options]
 
 Runs io.thriftbq.ingest.schema.SchemaExporter from the bundled ingestion jar. The event table
 schema must match what the pipeline derives at run time with the same flags, so pass the same
@@ -17,11 +20,19 @@ Options:
   --idl FILE            Your Thrift IDL (a local path or gs://...), read as the pipeline reads
                         it with --thriftIdl: no code generator, no build of your classes.
   --struct NAME         The struct of --idl each message holds (FILE.Name when ambiguous).
+  --structs A,B,C       Several structs of --idl (a job with several event types): one schema
+                        per struct, <table name>.json (Order -> order.json, RefundV2 ->
+                        refund_v2.json, the name {struct} becomes in --outputTable), and
+                        event_tables.tfvars.json, the Terraform map that creates a table
+                        events_<table name> per struct (terraform apply -var-file=...).
+                        Name:WEIGHT is accepted (the generator's share) and the weight ignored.
+  --union NAME          A union of --idl wrapping the event types: one schema per struct
+                        member (narrowed by --structs).
   --idl-include DIRS    Comma-separated directories searched for the IDL's includes.
   --thrift-class NAME   Thrift-generated struct class instead of --idl (default: $EVENT_CLASS).
   --keep-unknown-fields Add the _unknown_fields column, as --keepUnknownFields does.
-  --output-dir DIR      Where to write event_table.json and dead_letter_table.json
-                        (default: terraform/schemas).
+  --output-dir DIR      Where to write event_table.json (or the per-struct files) and
+                        dead_letter_table.json (default: terraform/schemas).
   --include-metadata    Add the Pub/Sub message id, publish time and attributes columns.
   --proto-message NAME  Also write the table's message as NAME's .proto (EventRow ->
                         event_row.proto): the message PROTO_MESSAGE writes, for consumers of the
@@ -40,6 +51,8 @@ EOF2
 THRIFT_CLASS=""
 IDL=""
 STRUCT=""
+STRUCTS=""
+UNION=""
 IDL_INCLUDE=""
 KEEP_UNKNOWN=0
 OUTPUT_DIR="$TF_DIR/schemas"
@@ -61,17 +74,19 @@ while [[ $# -gt 0 ]]; do
     --include-metadata) INCLUDE_METADATA=1 ;;
     --keep-unknown-fields) KEEP_UNKNOWN=1 ;;
     --thrift-class=* | --output-dir=* | --proto-message=* | --proto-java-package=* | --proto-dir=* | \
-      --idl=* | --struct=* | --idl-include=*)
+      --idl=* | --struct=* | --idl-include=* | --structs=* | --union=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
     --thrift-class | --output-dir | --proto-message | --proto-java-package | --proto-dir | \
-      --idl | --struct | --idl-include)
+      --idl | --struct | --idl-include | --structs | --union)
       need_value "$@"
       case "$1" in
         --thrift-class) THRIFT_CLASS="$2" ;;
         --idl) IDL="$2" ;;
         --struct) STRUCT="$2" ;;
+        --structs) STRUCTS="$2" ;;
+        --union) UNION="$2" ;;
         --idl-include) IDL_INCLUDE="$2" ;;
         --output-dir) OUTPUT_DIR="$2" ;;
         --proto-message) PROTO_MESSAGE="$2" ;;
@@ -91,15 +106,14 @@ while [[ $# -gt 0 ]]; do
 done
 
 struct_flags=()
+validate_event_types
 if [[ -n "$IDL" ]]; then
   [[ -z "$THRIFT_CLASS" ]] || usage_error "give --idl or --thrift-class, not both."
-  [[ -n "$STRUCT" ]] || usage_error "--idl needs --struct: name the struct each message holds."
   [[ "$IDL" == gs://* || -f "$IDL" ]] || usage_error "--idl '$IDL' is not a file."
   [[ "$IDL" == gs://* ]] || IDL="$(cd "$(dirname "$IDL")" && pwd)/$(basename "$IDL")"
-  struct_flags=(--thriftIdl="$IDL" --thriftStruct="$STRUCT")
-  [[ -z "$IDL_INCLUDE" ]] || struct_flags+=(--thriftIdlIncludePath="$IDL_INCLUDE")
+  struct_args
+  struct_flags=("${INGEST_STRUCT_ARGS[@]}")
 else
-  [[ -z "$STRUCT" && -z "$IDL_INCLUDE" ]] || usage_error "--struct and --idl-include need --idl."
   THRIFT_CLASS="${THRIFT_CLASS:-$EVENT_CLASS}"
   [[ "$THRIFT_CLASS" =~ ^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_$]*)+$ ]] ||
     usage_error "--thrift-class '$THRIFT_CLASS' is not a fully qualified Java class name."
@@ -108,6 +122,9 @@ fi
 [[ -d "$OUTPUT_DIR" ]] || usage_error "--output-dir '$OUTPUT_DIR' is not a directory."
 OUTPUT_DIR="$(cd "$OUTPUT_DIR" && pwd)"
 proto=()
+if [[ -n "$PROTO_MESSAGE" ]] && many_types; then
+  usage_error "--proto-message writes the message of one struct: export each struct's .proto with --struct NAME."
+fi
 if [[ -n "$PROTO_MESSAGE" ]]; then
   [[ "$PROTO_MESSAGE" =~ ^[A-Z][A-Za-z0-9]*$ ]] ||
     usage_error "--proto-message '$PROTO_MESSAGE' must be a CamelCase name, like EventRow."
@@ -135,6 +152,23 @@ if ((INCLUDE_METADATA)); then
 fi
 if ((KEEP_UNKNOWN)); then
   metadata+=(--keepUnknownFields=true)
+fi
+if many_types; then
+  # One file per struct, named by its table name, and the map Terraform creates the tables from
+  # (paths relative to terraform/ when the files are under it).
+  tf_vars_file="$OUTPUT_DIR/event_tables.tfvars.json"
+  run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
+    "${struct_flags[@]}" "${metadata[@]}" \
+    --output="$OUTPUT_DIR/{struct}.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
+    --terraformVarsOutput="$tf_vars_file" --terraformDir="$(cd "$TF_DIR" && pwd)" "${EXTRA[@]}"
+  log "Wrote one schema per struct in $OUTPUT_DIR (<table name>.json), dead_letter_table.json and"
+  log "$tf_vars_file. Create the tables with:"
+  log "  terraform -chdir=$TF_DIR apply -var-file=$tf_vars_file -var=project_id=..."
+  log "and launch with --outputTable=PROJECT:DATASET.events_{struct} (the scripts' default with --structs)."
+  if ! ((DRY_RUN)); then
+    cat "$tf_vars_file"
+  fi
+  exit 0
 fi
 run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
   "${struct_flags[@]}" "${metadata[@]}" \

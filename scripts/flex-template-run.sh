@@ -26,6 +26,15 @@ Options:
   --idl gs://BUCKET/F.thrift Your Thrift IDL in a bucket, read by both templates' launchers
                              instead of the sample's classes (the image stays as built).
   --struct NAME              The struct of --idl each message holds (FILE.Name when ambiguous).
+  --structs A,B,C            Several structs of --idl in one job, each to its own table
+                             (--outputTable=PROJECT:DATASET.events_{struct}; create the tables
+                             first: docs/DEPLOYMENT.md, "Many event types"). Name:WEIGHT sets the
+                             generator's share; the ingestion job gets the names only.
+  --union NAME               A union of --idl wrapping every event type (struct members, each to
+                             its own table; --structs narrows them).
+  --struct-attribute NAME    Attribute naming each message's struct with --structs (default of
+                             the pipeline: thrift_struct).
+  --table-for-struct S=T,... Another table for some structs (Order=proj:ds.orders).
   --idl-include DIRS         Comma-separated gs:// directories for the IDL's includes.
   --dry-run                  Print every command; call nothing.
   -h, --help                 Show this help.
@@ -43,6 +52,10 @@ GENERATOR_RATE=1000000
 EXTRA_PARAMS=()
 IDL=""
 STRUCT=""
+STRUCTS=""
+UNION=""
+STRUCT_ATTRIBUTE=""
+TABLE_FOR_STRUCT=""
 IDL_INCLUDE=""
 
 while [[ $# -gt 0 ]]; do
@@ -54,16 +67,21 @@ while [[ $# -gt 0 ]]; do
     --dry-run) DRY_RUN=1 ;;
     --project=* | --region=* | --prefix=* | --step=* | --pipeline=* | --max-workers=* | \
       --generator-max-workers=* | --generator-rate=* | --parameter=* | --idl=* | --struct=* | \
-      --idl-include=*)
+      --idl-include=* | --structs=* | --union=* | --struct-attribute=* | --table-for-struct=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
     --project | --region | --prefix | --step | --pipeline | --max-workers | \
-      --generator-max-workers | --generator-rate | --parameter | --idl | --struct | --idl-include)
+      --generator-max-workers | --generator-rate | --parameter | --idl | --struct | --idl-include | \
+      --structs | --union | --struct-attribute | --table-for-struct)
       need_value "$@"
       case "$1" in
         --idl) IDL="$2" ;;
         --struct) STRUCT="$2" ;;
+        --structs) STRUCTS="$2" ;;
+        --union) UNION="$2" ;;
+        --struct-attribute) STRUCT_ATTRIBUTE="$2" ;;
+        --table-for-struct) TABLE_FOR_STRUCT="${TABLE_FOR_STRUCT:+$TABLE_FOR_STRUCT,}$2" ;;
         --idl-include) IDL_INCLUDE="$2" ;;
         --project) PROJECT="$2" ;;
         --region) REGION="$2" ;;
@@ -97,12 +115,9 @@ case "$PIPELINE" in
   ingestion | datagen | both) ;;
   *) usage_error "--pipeline must be ingestion, datagen or both, got '$PIPELINE'." ;;
 esac
-if [[ -n "$IDL" ]]; then
-  [[ "$IDL" == gs://?*/?* ]] ||
-    usage_error "--idl must be a gs:// path: the template's launcher reads it in the cloud (copy it with gcloud storage cp)."
-  [[ -n "$STRUCT" ]] || usage_error "--idl needs --struct: name the struct each message holds."
-elif [[ -n "$STRUCT" || -n "$IDL_INCLUDE" ]]; then
-  usage_error "--struct and --idl-include need --idl."
+validate_event_types
+if [[ -n "$IDL" && "$IDL" != gs://?*/?* ]]; then
+  usage_error "--idl must be a gs:// path: the template's launcher reads it in the cloud (copy it with gcloud storage cp)."
 fi
 ((DRY_RUN)) || require_command gcloud terraform
 
@@ -153,10 +168,12 @@ templates="$(tf_output templates_location)"
 if [[ "$PIPELINE" != datagen ]]; then
   job="$(ingest_job_name "$STEP")"
   flex_flags "$job" "$MAX_WORKERS"
+  # One struct: the Terraform event table; several: PROJECT:DATASET.events_{struct}
+  # (table_args; the tables come from Terraform's event_tables).
+  table_args
   params="$(join_params \
     --subscription="$(tf_output subscription_id)" \
-    --outputTable="$(tf_output event_table_spec)" \
-    --deadLetterTable="$(tf_output dead_letter_table_spec)" \
+    "${INGEST_TABLE_ARGS[@]}" \
     "${INGEST_STRUCT_ARGS[@]}" \
     --thriftProtocol="$THRIFT_PROTOCOL" \
     "${STEP_ARGS[@]}" "${EXTRA_PARAMS[@]}")"

@@ -16,6 +16,20 @@ locals {
   event_table_schema_file       = coalesce(var.event_table_schema_file, "${path.module}/schemas/event_table.json")
   dead_letter_table_schema_file = coalesce(var.dead_letter_table_schema_file, "${path.module}/schemas/dead_letter_table.json")
 
+  # Many event types: one table per struct, named events_<struct table name> unless table_id says
+  # otherwise, so that the launch's --outputTable=PROJECT:DATASET.events_{struct} finds it.
+  # Partitioning and clustering default to the single event table's settings.
+  event_table_prefix = "events_"
+  struct_tables = {
+    for key, t in var.event_tables : key => {
+      table_id          = coalesce(t.table_id, "${local.event_table_prefix}${key}")
+      schema            = file(t.schema_file)
+      partition_type    = t.partition_type != null ? t.partition_type : var.event_table_partition_type
+      partition_field   = t.partition_field != null ? t.partition_field : var.event_table_partition_field
+      clustering_fields = t.clustering_fields != null ? t.clustering_fields : var.event_table_clustering_fields
+    }
+  }
+
   apis = [
     "artifactregistry.googleapis.com",
     "bigquery.googleapis.com",
@@ -75,6 +89,7 @@ module "bigquery" {
   partition_type           = var.event_table_partition_type
   partition_field          = var.event_table_partition_field
   clustering_fields        = var.event_table_clustering_fields
+  struct_tables            = local.struct_tables
   deletion_protection      = var.table_deletion_protection
   labels                   = local.labels
 

@@ -36,6 +36,16 @@ output "event_table_spec" {
   value       = module.bigquery.event_table_spec
 }
 
+output "event_table_spec_template" {
+  description = "Event table of each struct for a job with several event types, as PROJECT:DATASET.events_{struct} (--outputTable; the pipeline replaces {struct} by the struct's table name). Tables of event_tables with their own table_id need --tableForStruct."
+  value       = "${var.project_id}:${module.bigquery.dataset_id}.${local.event_table_prefix}{struct}"
+}
+
+output "event_table_specs" {
+  description = "Event tables created from event_tables, as PROJECT:DATASET.TABLE keyed by the struct's table name (empty for a single-type deployment)."
+  value       = module.bigquery.struct_table_specs
+}
+
 output "dead_letter_table_spec" {
   description = "Dead-letter table as PROJECT:DATASET.TABLE (--deadLetterTable)."
   value       = module.bigquery.dead_letter_table_spec

@@ -56,6 +56,43 @@ variable "dead_letter_table_schema_file" {
   default     = null
 }
 
+variable "event_tables" {
+  description = "One event table per Thrift struct, for a job with several event types (--thriftStructs or --thriftUnion). Key: the struct's table name in snake_case, what {struct} in --outputTable becomes (Order -> order); scripts/export-schema.sh --structs writes the schema files and this map. Value: schema_file (relative to terraform/ or absolute), and optionally table_id (default events_<key>, which is what the scripts' default --outputTable=...events_{struct} writes to; another id needs --tableForStruct at launch), partition_type, partition_field and clustering_fields (default: the event_table_* settings). Empty (the default): only the single table events."
+  type = map(object({
+    schema_file       = string
+    table_id          = optional(string)
+    partition_type    = optional(string)
+    partition_field   = optional(string)
+    clustering_fields = optional(list(string))
+  }))
+  default = {}
+
+  validation {
+    condition     = alltrue([for k, t in var.event_tables : can(regex("^[a-z0-9_]+$", k)) && k != "dead_letter"])
+    error_message = "event_tables keys are struct table names in snake_case (lowercase letters, digits, underscores), as SchemaExporter writes them; dead_letter would collide with the dead-letter table events_dead_letter."
+  }
+
+  validation {
+    condition     = alltrue([for k, t in var.event_tables : t.table_id == null || (can(regex("^[A-Za-z0-9_]+$", coalesce(t.table_id, "x"))) && length(coalesce(t.table_id, "x")) <= 1024 && !contains(["events", "events_dead_letter"], coalesce(t.table_id, "x")))])
+    error_message = "event_tables table_id may contain only letters, digits and underscores, and must not be events or events_dead_letter (the single-type and dead-letter tables)."
+  }
+
+  validation {
+    condition     = alltrue([for k, t in var.event_tables : t.partition_type == null || contains(["DAY", "HOUR", "MONTH", "YEAR"], coalesce(t.partition_type, "DAY"))])
+    error_message = "event_tables partition_type must be DAY, HOUR, MONTH, YEAR or null."
+  }
+
+  validation {
+    condition     = alltrue([for k, t in var.event_tables : t.clustering_fields == null ? true : length(t.clustering_fields) <= 4])
+    error_message = "BigQuery clusters by at most four columns (event_tables clustering_fields)."
+  }
+
+  validation {
+    condition     = length(distinct([for k, t in var.event_tables : coalesce(t.table_id, "events_${k}")])) == length(var.event_tables)
+    error_message = "Two event_tables entries name the same table: give each struct its own table_id."
+  }
+}
+
 variable "event_table_partition_type" {
   description = "Time partitioning of the event table: DAY, HOUR, MONTH or YEAR; null for an unpartitioned table."
   type        = string

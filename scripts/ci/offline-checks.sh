@@ -3,6 +3,8 @@
 # installs what it needs (apt packages; project-local Python venvs in .venv-tools/) and runs:
 #
 #   terraform fmt -check        formatting of terraform/
+#   terraform variables         the variables' validation rules, planned alone with good and bad
+#                               values (scripts/ci/tf_variables_check.sh; needs no provider)
 #   checkov                     security scan of terraform/ and both Dockerfiles (reviewed skips
 #                               in scripts/ci/checkov.yaml)
 #   hcl consistency             scripts/ci/hcl_consistency.py (python-hcl2)
@@ -28,7 +30,7 @@ for arg in "$@"; do
   case "$arg" in
     --no-install) INSTALL=0 ;;
     -h | --help)
-      sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -118,6 +120,14 @@ check_terraform_fmt() {
   TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 terraform -chdir="$ROOT/terraform" fmt -check -recursive -diff
 }
 
+check_terraform_variables() {
+  command -v terraform >/dev/null 2>&1 || {
+    echo "terraform is not installed"
+    return 1
+  }
+  "$ROOT/scripts/ci/tf_variables_check.sh"
+}
+
 check_checkov() {
   "$CHECKOV_VENV/bin/checkov" --config-file "$ROOT/scripts/ci/checkov.yaml" \
     -d "$ROOT/terraform" --framework terraform &&
@@ -165,6 +175,7 @@ check_flex_metadata() {
 }
 
 run_check "terraform fmt -check" check_terraform_fmt
+run_check "terraform variables (no provider)" check_terraform_variables
 run_check "checkov (terraform, Dockerfiles)" check_checkov
 run_check "HCL consistency" check_hcl
 run_check "shellcheck" check_shellcheck

@@ -176,6 +176,71 @@ validate_file() {
   [[ -f "${2:-}" ]] || usage_error "$1 file '${2:-}' does not exist."
 }
 
+# The event types of a job (one struct, or several: issue 22). A struct is Name or FILE.Name (the
+# IDL file name without .thrift); --structs may give the generator a share per struct (NAME:WEIGHT).
+STRUCT_NAME_RE='[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_]*)?'
+STRUCT_ITEM_RE="${STRUCT_NAME_RE}(:[0-9]+(\.[0-9]+)?)?"
+# PROJECT:DATASET.TABLE or DATASET.TABLE, as the pipeline's --outputTable.
+TABLE_SPEC_RE='([a-z][a-z0-9.:-]*[a-z0-9]:)?[A-Za-z0-9_]+\.[A-Za-z0-9_$-]+'
+
+# many_types: whether the launch names several event types (--structs or --union).
+many_types() { [[ -n "${STRUCTS:-}" || -n "${UNION:-}" ]]; }
+
+# struct_names LIST: --structs without the generator's weights (the pipeline takes names only).
+struct_names() {
+  local item out=""
+  local -a items
+  IFS=, read -r -a items <<<"$1"
+  for item in "${items[@]}"; do
+    out+="${item%%:*},"
+  done
+  printf '%s' "${out%,}"
+}
+
+# validate_event_types: the rules of --idl, --struct, --structs, --union, --struct-attribute,
+# --table-for-struct (globals IDL STRUCT STRUCTS UNION STRUCT_ATTRIBUTE TABLE_FOR_STRUCT
+# IDL_INCLUDE). The IDL file itself is checked by the caller (local file or gs://).
+validate_event_types() {
+  if [[ -n "${STRUCTS:-}" && ! "$STRUCTS" =~ ^${STRUCT_ITEM_RE}(,${STRUCT_ITEM_RE})*$ ]]; then
+    usage_error "--structs must list struct names separated by commas, like Order,Refund,Click (FILE.Name when a name is ambiguous; Name:WEIGHT sets the generator's share), got '$STRUCTS'."
+  fi
+  if [[ -n "${UNION:-}" && ! "$UNION" =~ ^${STRUCT_NAME_RE}$ ]]; then
+    usage_error "--union must name one union of the IDL, like AnyEvent, got '$UNION'."
+  fi
+  if many_types; then
+    [[ -n "${IDL:-}" ]] ||
+      usage_error "--structs and --union name structs of a Thrift IDL: add --idl FILE, the .thrift file that declares them."
+    [[ -z "${STRUCT:-}" ]] ||
+      usage_error "give --struct for one struct, or --structs/--union for several, not both."
+  elif [[ -n "${IDL:-}" && -z "${STRUCT:-}" ]]; then
+    usage_error "--idl needs --struct: name the struct each message holds (or --structs A,B,C or --union U for several event types)."
+  elif [[ -z "${IDL:-}" && (-n "${STRUCT:-}" || -n "${IDL_INCLUDE:-}") ]]; then
+    usage_error "--struct and --idl-include need --idl."
+  fi
+  if [[ -n "${STRUCT_ATTRIBUTE:-}" ]]; then
+    [[ -n "${STRUCTS:-}" && -z "${UNION:-}" ]] ||
+      usage_error "--struct-attribute names the message attribute that says which of --structs a message holds: it needs --structs, and a --union job does not read it."
+    [[ "$STRUCT_ATTRIBUTE" =~ ^[A-Za-z_][A-Za-z0-9_.-]{0,255}$ && "$STRUCT_ATTRIBUTE" != goog* ]] ||
+      usage_error "--struct-attribute '$STRUCT_ATTRIBUTE' is not a usable Pub/Sub attribute name (letters, digits, _ . -; not starting with goog)."
+  fi
+  if [[ -n "${TABLE_FOR_STRUCT:-}" ]]; then
+    many_types ||
+      usage_error "--table-for-struct sends structs of a many-types job to their own tables: it needs --structs or --union."
+    local entry name
+    local -a entries
+    IFS=, read -r -a entries <<<"$TABLE_FOR_STRUCT"
+    for entry in "${entries[@]}"; do
+      [[ "$entry" =~ ^${STRUCT_NAME_RE}=${TABLE_SPEC_RE}$ ]] ||
+        usage_error "--table-for-struct entries must be Struct=PROJECT:DATASET.TABLE (comma-separated), got '$entry'."
+      name="${entry%%=*}"
+      if [[ -n "${STRUCTS:-}" && ",$(struct_names "$STRUCTS")," != *",$name,"* ]]; then
+        usage_error "--table-for-struct names $name, which is not one of --structs $(struct_names "$STRUCTS")."
+      fi
+    done
+  fi
+  return 0
+}
+
 # need_value OPTION "$@": fail if the option has no value after it.
 need_value() {
   [[ $# -ge 2 && -n "$2" && "$2" != --* ]] || usage_error "$1 needs a value."
@@ -202,11 +267,19 @@ tf_output() {
 # tf_vars: the -var arguments every terraform call gets (project, region, prefix, tfvars file).
 tf_vars() {
   TF_VAR_ARGS=(-var="project_id=$PROJECT" -var="region=$REGION" -var="name_prefix=$PREFIX")
+  # Many event types: the tables' map (event_tables) SchemaExporter wrote; before --tfvars, so a
+  # user's file that sets event_tables replaces it.
+  if [[ -n "${EVENT_TABLES_TFVARS:-}" ]]; then
+    TF_VAR_ARGS+=(-var-file="$EVENT_TABLES_TFVARS")
+  fi
   if [[ -n "${TFVARS:-}" ]]; then
     TF_VAR_ARGS+=(-var-file="$TFVARS")
   fi
   if [[ -n "${EVENT_SCHEMA_FILE:-}" ]]; then
     TF_VAR_ARGS+=(-var="event_table_schema_file=$EVENT_SCHEMA_FILE")
+  fi
+  if [[ -n "${DEAD_LETTER_SCHEMA_FILE:-}" ]]; then
+    TF_VAR_ARGS+=(-var="dead_letter_table_schema_file=$DEAD_LETTER_SCHEMA_FILE")
   fi
 }
 
@@ -272,29 +345,87 @@ step_settings() {
   die "unknown step '$1' (steps: $(step_numbers | tr '\n' ' '))"
 }
 
-# struct_args: the flags that name the event struct, the same for both jobs except the option
-# for a generated class: the user's IDL (--idl/--struct, read at launch), or the sample's class.
-# Sets INGEST_STRUCT_ARGS and GENERATOR_STRUCT_ARGS.
+# struct_args: the flags that name the event types, the same for both jobs except the option for
+# a generated class: the user's IDL (--idl with --struct, or --structs/--union for several types,
+# read at launch), or the sample's class. The generator gets --structs with its weights; the
+# pipeline, the names only. Sets INGEST_STRUCT_ARGS and GENERATOR_STRUCT_ARGS.
 struct_args() {
   if [[ -n "${IDL:-}" ]]; then
-    INGEST_STRUCT_ARGS=(--thriftIdl="$IDL" --thriftStruct="$STRUCT")
-    [[ -z "${IDL_INCLUDE:-}" ]] || INGEST_STRUCT_ARGS+=(--thriftIdlIncludePath="$IDL_INCLUDE")
-    GENERATOR_STRUCT_ARGS=("${INGEST_STRUCT_ARGS[@]}")
+    INGEST_STRUCT_ARGS=(--thriftIdl="$IDL")
+    GENERATOR_STRUCT_ARGS=(--thriftIdl="$IDL")
+    if many_types; then
+      if [[ -n "${UNION:-}" ]]; then
+        INGEST_STRUCT_ARGS+=(--thriftUnion="$UNION")
+        GENERATOR_STRUCT_ARGS+=(--thriftUnion="$UNION")
+      fi
+      if [[ -n "${STRUCTS:-}" ]]; then
+        INGEST_STRUCT_ARGS+=(--thriftStructs="$(struct_names "$STRUCTS")")
+        GENERATOR_STRUCT_ARGS+=(--thriftStructs="$STRUCTS")
+      fi
+      if [[ -n "${STRUCT_ATTRIBUTE:-}" ]]; then
+        INGEST_STRUCT_ARGS+=(--structAttribute="$STRUCT_ATTRIBUTE")
+        GENERATOR_STRUCT_ARGS+=(--structAttribute="$STRUCT_ATTRIBUTE")
+      fi
+    else
+      INGEST_STRUCT_ARGS+=(--thriftStruct="$STRUCT")
+      GENERATOR_STRUCT_ARGS+=(--thriftStruct="$STRUCT")
+    fi
+    if [[ -n "${IDL_INCLUDE:-}" ]]; then
+      INGEST_STRUCT_ARGS+=(--thriftIdlIncludePath="$IDL_INCLUDE")
+      GENERATOR_STRUCT_ARGS+=(--thriftIdlIncludePath="$IDL_INCLUDE")
+    fi
   else
     INGEST_STRUCT_ARGS=(--thriftClassName="$EVENT_CLASS")
     GENERATOR_STRUCT_ARGS=(--className="$EVENT_CLASS")
   fi
 }
 
-# export_idl_schema: with --idl, the event table's schema comes from the user's IDL (Terraform
-# creates the table with it), written next to the Terraform state, not over the sample's file.
+# table_args: where the ingestion job writes. One struct: the Terraform event table. Several:
+# PROJECT:DATASET.events_{struct} (Terraform's event_tables naming; the pipeline puts each
+# struct's snake_case name in place of {struct}), plus --tableForStruct when given.
+# Sets INGEST_TABLE_ARGS.
+table_args() {
+  local output dead_letter
+  if many_types; then
+    output="$(tf_output event_table_spec_template)"
+  else
+    output="$(tf_output event_table_spec)"
+  fi
+  dead_letter="$(tf_output dead_letter_table_spec)"
+  INGEST_TABLE_ARGS=(--outputTable="$output" --deadLetterTable="$dead_letter")
+  if [[ -n "${TABLE_FOR_STRUCT:-}" ]]; then
+    INGEST_TABLE_ARGS+=(--tableForStruct="$TABLE_FOR_STRUCT")
+  fi
+}
+
+# export_idl_schema: with --idl, the event tables' schemas come from the user's IDL (Terraform
+# creates the tables with them), written next to the Terraform state, not over the sample's files.
+# One struct: event_table.json. Several: one file per struct (structs/<name>.json), the dead-letter
+# schema of the same jar, and the Terraform map event_tables (event_tables.tfvars.json). The
+# metadata columns the job is asked for (--include*, --keepUnknownFields) are in the schemas too.
 export_idl_schema() {
   [[ -n "${IDL:-}" ]] || return 0
-  local dir="$TF_DIR/schemas/generated/$PREFIX"
-  EVENT_SCHEMA_FILE="$dir/event_table.json"
+  local dir="$TF_DIR/schemas/generated/$PREFIX" arg columns=()
+  for arg in "${INGEST_EXTRA[@]}"; do
+    case "$arg" in
+      --includePubsubMessageId=* | --includePublishTime=* | --includeAttributes=* | --keepUnknownFields=*)
+        columns+=("$arg")
+        ;;
+    esac
+  done
   ((DRY_RUN)) || mkdir -p "$dir"
+  if many_types; then
+    EVENT_TABLES_TFVARS="$dir/event_tables.tfvars.json"
+    DEAD_LETTER_SCHEMA_FILE="$dir/dead_letter_table.json"
+    ((DRY_RUN)) || mkdir -p "$dir/structs"
+    run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
+      "${columns[@]}" --output="$dir/structs/{struct}.json" --deadLetterOutput="$DEAD_LETTER_SCHEMA_FILE" \
+      --terraformVarsOutput="$EVENT_TABLES_TFVARS" --terraformDir="$TF_DIR"
+    return 0
+  fi
+  EVENT_SCHEMA_FILE="$dir/event_table.json"
   run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
-    --output="$EVENT_SCHEMA_FILE"
+    "${columns[@]}" --output="$EVENT_SCHEMA_FILE"
 }
 
 # The generator is the same in every step: the same struct at 1M events/s, uncompressed,
@@ -409,6 +540,17 @@ Options:
                              of the sample's classes; the event table's schema is exported from it
                              for Terraform (terraform/schemas/generated/PREFIX/).
   --struct NAME              The struct of --idl each message holds (FILE.Name when ambiguous).
+  --structs A,B,C            Several structs of --idl in one job, each to its own table
+                             (events_<struct in snake_case>, one Terraform table per struct);
+                             each message names its struct in the --struct-attribute attribute.
+                             Name:WEIGHT sets the generator's share (Order:5,Refund:1); the
+                             ingestion job gets the names only. With --union: narrows its members.
+  --union NAME               A union of --idl that wraps every event type; each struct member
+                             goes to its own table.
+  --struct-attribute NAME    Attribute naming each message's struct with --structs (default of
+                             the pipeline: thrift_struct).
+  --table-for-struct S=T,... Another table for some structs (Order=proj:ds.orders); Terraform does
+                             not create these (the pipeline does, --createTable=true).
   --idl-include DIRS         Comma-separated directories for the IDL's includes.
   --tfvars FILE              Extra Terraform variables file.
   --auto-approve             terraform apply without asking.
@@ -423,12 +565,12 @@ Unknown Beam-style flags (--someOption=value) and everything after -- go to the 
 EOF
 }
 
-# step_args_not_overridden: STEP_ARGS, one per line, without the flags that INGEST_EXTRA sets
-# again (Beam refuses an option given twice), so that for example --formatToStore=PROTO_MESSAGE
-# runs a step with another format.
-step_args_not_overridden() {
+# not_overridden ARGS...: the ARGS, one per line, without the flags that INGEST_EXTRA sets again
+# (Beam refuses an option given twice), so that for example --formatToStore=PROTO_MESSAGE runs a
+# step with another format, and --outputTable=... replaces the Terraform table.
+not_overridden() {
   local arg extra overridden
-  for arg in "${STEP_ARGS[@]}"; do
+  for arg in "$@"; do
     overridden=0
     for extra in "${INGEST_EXTRA[@]}"; do
       [[ "${extra%%=*}" == "${arg%%=*}" ]] && overridden=1
@@ -454,8 +596,14 @@ parse_launch_args() {
   NO_GENERATOR=0
   IDL=""
   STRUCT=""
+  STRUCTS=""
+  UNION=""
+  STRUCT_ATTRIBUTE=""
+  TABLE_FOR_STRUCT=""
   IDL_INCLUDE=""
   EVENT_SCHEMA_FILE=""
+  EVENT_TABLES_TFVARS=""
+  DEAD_LETTER_SCHEMA_FILE=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       -h | --help)
@@ -468,16 +616,22 @@ parse_launch_args() {
       --skip-build) SKIP_BUILD=1 ;;
       --no-generator) NO_GENERATOR=1 ;;
       --project=* | --region=* | --prefix=* | --max-workers=* | --generator-max-workers=* | \
-        --generator-rate=* | --generator-arg=* | --tfvars=* | --idl=* | --struct=* | --idl-include=*)
+        --generator-rate=* | --generator-arg=* | --tfvars=* | --idl=* | --struct=* | --idl-include=* | \
+        --structs=* | --union=* | --struct-attribute=* | --table-for-struct=*)
         set -- "${1%%=*}" "${1#*=}" "${@:2}"
         continue
         ;;
       --project | --region | --prefix | --max-workers | --generator-max-workers | \
-        --generator-rate | --tfvars | --idl | --struct | --idl-include)
+        --generator-rate | --tfvars | --idl | --struct | --idl-include | \
+        --structs | --union | --struct-attribute | --table-for-struct)
         need_value "$@"
         case "$1" in
           --idl) IDL="$2" ;;
           --struct) STRUCT="$2" ;;
+          --structs) STRUCTS="$2" ;;
+          --union) UNION="$2" ;;
+          --struct-attribute) STRUCT_ATTRIBUTE="$2" ;;
+          --table-for-struct) TABLE_FOR_STRUCT="${TABLE_FOR_STRUCT:+$TABLE_FOR_STRUCT,}$2" ;;
           --idl-include) IDL_INCLUDE="$2" ;;
           --project) PROJECT="$2" ;;
           --region) REGION="$2" ;;
@@ -521,14 +675,10 @@ parse_launch_args() {
     validate_file --tfvars "$TFVARS"
     TFVARS="$(cd "$(dirname "$TFVARS")" && pwd)/$(basename "$TFVARS")"
   fi
-  if [[ -n "$IDL" ]]; then
-    [[ -n "$STRUCT" ]] || usage_error "--idl needs --struct: name the struct each message holds."
-    if [[ "$IDL" != gs://* ]]; then
-      validate_file --idl "$IDL"
-      IDL="$(cd "$(dirname "$IDL")" && pwd)/$(basename "$IDL")"
-    fi
-  elif [[ -n "$STRUCT" || -n "$IDL_INCLUDE" ]]; then
-    usage_error "--struct and --idl-include need --idl."
+  validate_event_types
+  if [[ -n "$IDL" && "$IDL" != gs://* ]]; then
+    validate_file --idl "$IDL"
+    IDL="$(cd "$(dirname "$IDL")" && pwd)/$(basename "$IDL")"
   fi
   return 0
 }
@@ -605,15 +755,14 @@ ${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --r
 
   # 4. Ingestion pipeline.
   dataflow_common_args "$ingest_job" "$MAX_WORKERS"
-  local step_args=()
-  mapfile -t step_args < <(step_args_not_overridden)
+  table_args
+  local subscription job_args=()
+  subscription="$(tf_output subscription_id)"
+  mapfile -t job_args < <(not_overridden --subscription="$subscription" \
+    "${INGEST_TABLE_ARGS[@]}" "${INGEST_STRUCT_ARGS[@]}" --thriftProtocol="$THRIFT_PROTOCOL" \
+    "${STEP_ARGS[@]}")
   local ingest_cmd=(java -cp "$INGEST_JAR" "$INGEST_MAIN" "${DATAFLOW_ARGS[@]}"
-    --subscription="$(tf_output subscription_id)"
-    --outputTable="$(tf_output event_table_spec)"
-    --deadLetterTable="$(tf_output dead_letter_table_spec)"
-    "${INGEST_STRUCT_ARGS[@]}"
-    --thriftProtocol="$THRIFT_PROTOCOL"
-    "${step_args[@]}" "${INGEST_EXTRA[@]}")
+    "${job_args[@]}" "${INGEST_EXTRA[@]}")
   local out ingest_id="" datagen_id=""
   run_capture out "${ingest_cmd[@]}" || die "the ingestion job did not start; see the output above."
   ((DRY_RUN)) || ingest_id="$(job_id_from_output "$out" "$ingest_job")"
@@ -634,6 +783,9 @@ ${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --r
   if ((DRY_RUN)); then
     log "Dry run finished; nothing was called."
     return 0
+  fi
+  if many_types; then
+    printf '\nEach event type is written to its own table: %s\n' "$(tf_output event_table_spec_template)"
   fi
   printf '\nStep %s is running.\n' "$STEP"
   printf '  ingestion job %s: %s\n' "$ingest_id" "$(console_link "$ingest_id")"

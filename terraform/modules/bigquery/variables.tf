@@ -13,7 +13,8 @@ variable "dataset_id" {
   type        = string
 
   validation {
-    condition     = can(regex("^[A-Za-z0-9_]{1,1024}$", var.dataset_id))
+    # RE2 (Terraform's regex) allows repeat counts up to 1000 only: the length is checked apart.
+    condition     = can(regex("^[A-Za-z0-9_]+$", var.dataset_id)) && length(var.dataset_id) <= 1024
     error_message = "dataset_id may contain only letters, digits and underscores."
   }
 }
@@ -51,6 +52,18 @@ variable "partition_field" {
 variable "clustering_fields" {
   description = "Clustering columns of the event table."
   type        = list(string)
+}
+
+variable "struct_tables" {
+  description = "Event tables of a job with several event types, one per Thrift struct, keyed by the struct's table name: table id, JSON schema, partitioning (type or null, field or null) and clustering columns. Empty: none."
+  type = map(object({
+    table_id          = string
+    schema            = string
+    partition_type    = string
+    partition_field   = string
+    clustering_fields = list(string)
+  }))
+  default = {}
 }
 
 variable "deletion_protection" {

@@ -3,16 +3,18 @@ package io.thriftbq.ingest.schema;
 import com.google.api.client.json.gson.GsonFactory;
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.schema.EventTypes;
+import io.thriftbq.schema.EventTypes.EventType;
 import io.thriftbq.schema.ThriftSchemaOptions;
-import io.thriftbq.schema.ThriftSource;
-import io.thriftbq.schema.ThriftSources;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -27,6 +29,20 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * java -cp ingestion-pipeline/target/ingestion-pipeline-bundled.jar \
  *   io.thriftbq.ingest.schema.SchemaExporter --thriftClassName=io.thriftbq.sample.Event \
  *   --includePublishTime=true --output=event_table.json --deadLetterOutput=dead_letter_table.json
+ * </pre>
+ *
+ * <p>For a job with several event types ({@code --thriftStructs=Order,Refund,Click} or {@code
+ * --thriftUnion=AnyEvent}, chosen as the pipeline chooses them), {@code --output} holds {@code
+ * {struct}}, replaced by each struct's table name ({@link EventType#tableName()}), and one schema
+ * file is written per struct; {@code --terraformVarsOutput} also writes the Terraform variable
+ * {@code event_tables} that creates one table per struct from those files:
+ *
+ * <pre>
+ * java -cp ingestion-pipeline/target/ingestion-pipeline-bundled.jar \
+ *   io.thriftbq.ingest.schema.SchemaExporter --thriftIdl=shop_events.thrift \
+ *   --thriftStructs=Order,Refund,Click --output=schemas/{struct}.json \
+ *   --deadLetterOutput=schemas/dead_letter_table.json \
+ *   --terraformVarsOutput=schemas/event_tables.tfvars.json
  * </pre>
  */
 public final class SchemaExporter {
@@ -64,7 +80,11 @@ public final class SchemaExporter {
 
     void setIncludeAttributes(Boolean value);
 
-    @Description("File to write the event table's JSON schema to; omit to skip it.")
+    @Description(
+        "File to write the event table's JSON schema to; omit to skip it. {struct} in it is"
+            + " replaced by the struct's table name (Order -> order), as in --outputTable; with"
+            + " several structs (--thriftStructs, --thriftUnion) it must hold {struct}, and one file"
+            + " is written per struct.")
     String getOutput();
 
     void setOutput(String value);
@@ -93,7 +113,25 @@ public final class SchemaExporter {
     String getDeadLetterOutput();
 
     void setDeadLetterOutput(String value);
+
+    @Description(
+        "File to write the Terraform variable event_tables to (JSON, for terraform -var-file):"
+            + " one entry per struct, keyed by its table name, with the schema file --output"
+            + " wrote. Needs --output with {struct}. Omit to skip it.")
+    String getTerraformVarsOutput();
+
+    void setTerraformVarsOutput(String value);
+
+    @Description(
+        "Directory the schema_file paths in --terraformVarsOutput are written relative to (the"
+            + " Terraform root, where terraform runs); empty writes absolute paths.")
+    String getTerraformDir();
+
+    void setTerraformDir(String value);
   }
+
+  /** What {@code --output} and {@code --outputTable} replace with a struct's table name. */
+  public static final String STRUCT_PLACEHOLDER = "{struct}";
 
   private SchemaExporter() {}
 
@@ -112,11 +150,60 @@ public final class SchemaExporter {
       throw new IllegalArgumentException(
           "Nothing to export: set --output, --protoOutput or --deadLetterOutput");
     }
-    ThriftSource source =
-        ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
-    EventSchemas schemas = EventSchemas.of(source, metadata);
-    if (isSet(options.getOutput())) {
-      writeText(toJson(schemas.tableSchema().getFields()), Path.of(options.getOutput()));
+    EventTypes types =
+        EventTypes.choose(options, "--thriftClassName", options.getThriftClassName(), false);
+    String output = options.getOutput();
+    boolean perStruct = isSet(output) && output.contains(STRUCT_PLACEHOLDER);
+    if (!types.isSingle()) {
+      if (isSet(output) && !perStruct) {
+        throw new IllegalArgumentException(
+            "--output="
+                + output
+                + " names one file, but the options name "
+                + types.types().size()
+                + " structs ("
+                + types.allowedNames()
+                + "): put "
+                + STRUCT_PLACEHOLDER
+                + " in it, for example --output=schemas/"
+                + STRUCT_PLACEHOLDER
+                + ".json");
+      }
+      if (isSet(options.getProtoOutput())) {
+        throw new IllegalArgumentException(
+            "--protoOutput writes the message of one struct, but the options name "
+                + types.types().size()
+                + " structs ("
+                + types.allowedNames()
+                + "): export each struct's .proto with --thriftStruct=NAME instead");
+      }
+    }
+    if (isSet(options.getTerraformVarsOutput()) && !perStruct) {
+      throw new IllegalArgumentException(
+          "--terraformVarsOutput lists one schema file per struct: give --output with "
+              + STRUCT_PLACEHOLDER
+              + " in it, for example --output=schemas/"
+              + STRUCT_PLACEHOLDER
+              + ".json");
+    }
+    Map<String, Path> written = new LinkedHashMap<>();
+    EventSchemas first = null;
+    for (EventType type : types.types()) {
+      EventSchemas schemas = EventSchemas.of(type.source(), metadata);
+      if (first == null) {
+        first = schemas;
+      }
+      if (isSet(output)) {
+        Path file = Path.of(schemaFile(output, type));
+        writeText(toJson(schemas.tableSchema().getFields()), file);
+        written.put(type.tableName(), file);
+        System.out.println(type.qualifiedName() + " -> " + file);
+      }
+    }
+    if (isSet(options.getTerraformVarsOutput())) {
+      writeText(
+          terraformVars(written, options.getTerraformDir()),
+          Path.of(options.getTerraformVarsOutput()));
     }
     if (isSet(options.getDeadLetterOutput())) {
       writeText(
@@ -127,11 +214,36 @@ public final class SchemaExporter {
       String javaPackage =
           isSet(options.getProtoJavaPackage())
               ? options.getProtoJavaPackage()
-              : defaultJavaPackage(schemas);
+              : defaultJavaPackage(first);
       writeText(
-          protoSource(schemas, javaPackage, options.getProtoMessageName()),
+          protoSource(first, javaPackage, options.getProtoMessageName()),
           Path.of(options.getProtoOutput()));
     }
+  }
+
+  /** {@code output} with {@code {struct}} replaced by the type's table name. */
+  public static String schemaFile(String output, EventType type) {
+    return output.replace(STRUCT_PLACEHOLDER, type.tableName());
+  }
+
+  /**
+   * The Terraform variables file (JSON) that creates one table per struct: {@code {"event_tables":
+   * {"order": {"schema_file": "schemas/order.json"}, ...}}}, keyed by table name, the paths
+   * relative to {@code terraformDir} when given (and the file is under it), else absolute.
+   */
+  public static String terraformVars(Map<String, Path> schemaFiles, String terraformDir)
+      throws IOException {
+    Path base = isSet(terraformDir) ? Path.of(terraformDir).toAbsolutePath().normalize() : null;
+    Map<String, Object> tables = new LinkedHashMap<>();
+    for (Map.Entry<String, Path> entry : schemaFiles.entrySet()) {
+      Path file = entry.getValue().toAbsolutePath().normalize();
+      String path =
+          base != null && file.startsWith(base)
+              ? base.relativize(file).toString()
+              : file.toString();
+      tables.put(entry.getKey(), Map.of("schema_file", path));
+    }
+    return GsonFactory.getDefaultInstance().toPrettyString(Map.of("event_tables", tables)) + "\n";
   }
 
   /** The struct's Java package (generated class, or the IDL's namespace) plus {@code .proto}. */

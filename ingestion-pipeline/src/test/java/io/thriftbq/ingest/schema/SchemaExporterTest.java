@@ -1,0 +1,183 @@
+package io.thriftbq.ingest.schema;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import com.google.api.client.json.gson.GsonFactory;
+import com.google.api.services.bigquery.model.TableFieldSchema;
+import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.schema.ThriftSource;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/** The exporter writes one schema file per struct of a many-types job, and their Terraform map. */
+public class SchemaExporterTest {
+  private static final String SHOP_IDL = "../thrift-common/src/main/idl/shop_events.thrift";
+
+  @Rule public TemporaryFolder tmp = new TemporaryFolder();
+
+  private static String read(Path file) throws IOException {
+    return Files.readString(file, StandardCharsets.UTF_8);
+  }
+
+  /** The schema the pipeline derives for one struct of the shop IDL, as the exporter writes it. */
+  private static String expected(String struct) throws IOException {
+    ThriftSource source = ThriftSource.idl(SHOP_IDL, List.of(), struct);
+    List<TableFieldSchema> fields =
+        EventSchemas.of(source, MetadataColumns.NONE).tableSchema().getFields();
+    return SchemaExporter.toJson(fields);
+  }
+
+  @Test
+  public void writesOneSchemaPerStructAndTheTerraformMap() throws IOException {
+    File dir = tmp.newFolder("schemas");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftStructs=Order,Refund,Click",
+          "--output=" + dir + "/{struct}.json",
+          "--deadLetterOutput=" + dir + "/dead_letter_table.json",
+          "--terraformVarsOutput=" + dir + "/event_tables.tfvars.json",
+          "--terraformDir=" + tmp.getRoot()
+        });
+    for (String struct : List.of("Order", "Refund", "Click")) {
+      Path file = dir.toPath().resolve(struct.toLowerCase() + ".json");
+      assertTrue(file + " was not written", Files.isRegularFile(file));
+      assertEquals(expected(struct), read(file));
+    }
+    assertThat(read(dir.toPath().resolve("order.json")), containsString("\"order_id\""));
+    assertEquals(
+        SchemaExporter.toJson(DeadLetterSchema.tableSchema().getFields()),
+        read(dir.toPath().resolve("dead_letter_table.json")));
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> vars =
+        GsonFactory.getDefaultInstance()
+            .fromString(read(dir.toPath().resolve("event_tables.tfvars.json")), Map.class);
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, String>> tables =
+        (Map<String, Map<String, String>>) vars.get("event_tables");
+    assertEquals(List.of("order", "refund", "click"), List.copyOf(tables.keySet()));
+    assertEquals(Map.of("schema_file", "schemas/order.json"), tables.get("order"));
+  }
+
+  @Test
+  public void aUnionExportsEachStructMemberAndTheMetadataColumns() throws IOException {
+    File dir = tmp.newFolder("union");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftUnion=AnyEvent",
+          "--includePublishTime=true",
+          "--output=" + dir + "/events_{struct}.json",
+          "--terraformVarsOutput=" + dir + "/vars.json"
+        });
+    List<String> files =
+        Files.list(dir.toPath()).map(p -> p.getFileName().toString()).sorted().toList();
+    // The union's string member (note) is no table.
+    assertEquals(
+        List.of("events_click.json", "events_order.json", "events_refund.json", "vars.json"),
+        files);
+    assertThat(
+        read(dir.toPath().resolve("events_click.json")),
+        containsString("\"" + MetadataColumns.PUBLISH_TIME + "\""));
+    // No --terraformDir: absolute paths.
+    assertThat(
+        read(dir.toPath().resolve("vars.json")),
+        containsString("\"schema_file\": \"" + dir.toPath().resolve("events_order.json")));
+  }
+
+  @Test
+  public void theUnionMembersCanBeNarrowed() throws IOException {
+    File dir = tmp.newFolder("narrow");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftUnion=AnyEvent",
+          "--thriftStructs=Refund",
+          "--output=" + dir + "/{struct}.json"
+        });
+    assertEquals(List.of(dir.toPath().resolve("refund.json")), Files.list(dir.toPath()).toList());
+  }
+
+  @Test
+  public void oneStructMayUseThePlaceholderToo() throws IOException {
+    File dir = tmp.newFolder("one");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL, "--thriftStruct=Click", "--output=" + dir + "/{struct}.json"
+        });
+    assertEquals(expected("Click"), read(dir.toPath().resolve("click.json")));
+  }
+
+  @Test
+  public void severalStructsNeedThePlaceholder() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SchemaExporter.main(
+                    new String[] {
+                      "--thriftIdl=" + SHOP_IDL,
+                      "--thriftStructs=Order,Refund",
+                      "--output=" + tmp.getRoot() + "/event_table.json"
+                    }));
+    assertThat(e.getMessage(), containsString("put {struct} in it"));
+    assertThat(e.getMessage(), containsString("Order, Refund"));
+    assertFalse(Files.exists(tmp.getRoot().toPath().resolve("event_table.json")));
+  }
+
+  @Test
+  public void severalStructsRefuseOneProtoAndTerraformVarsNeedThePlaceholder() {
+    IllegalArgumentException proto =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SchemaExporter.main(
+                    new String[] {
+                      "--thriftIdl=" + SHOP_IDL,
+                      "--thriftUnion=AnyEvent",
+                      "--protoOutput=" + tmp.getRoot() + "/row.proto"
+                    }));
+    assertThat(proto.getMessage(), containsString("--thriftStruct=NAME"));
+    IllegalArgumentException vars =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SchemaExporter.main(
+                    new String[] {
+                      "--thriftIdl=" + SHOP_IDL,
+                      "--thriftStruct=Order",
+                      "--output=" + tmp.getRoot() + "/order.json",
+                      "--terraformVarsOutput=" + tmp.getRoot() + "/vars.json"
+                    }));
+    assertThat(vars.getMessage(), containsString("--terraformVarsOutput"));
+  }
+
+  @Test
+  public void theStructsMustBeInTheIdl() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SchemaExporter.main(
+                    new String[] {
+                      "--thriftIdl=" + SHOP_IDL,
+                      "--thriftStructs=Order,Nope",
+                      "--output=" + tmp.getRoot() + "/{struct}.json"
+                    }));
+    assertThat(e.getMessage(), containsString("Nope"));
+  }
+}

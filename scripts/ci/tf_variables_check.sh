@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Offline check of the Terraform variables' validation rules, with no provider: the variables.tf
+# of the root (and of the bigquery module) are copied alone into a scratch directory, where
+# terraform init needs nothing to download, and planned with good values (must pass) and bad ones
+# (must be refused). terraform validate/plan of the whole configuration still cannot run offline
+# (the Google provider is not obtainable); this catches what they would have caught in the rules
+# themselves, such as a regex Terraform's RE2 rejects (can(regex(...)) is then always false).
+#
+# Usage: scripts/ci/tf_variables_check.sh   (needs terraform; run by scripts/ci/offline-checks.sh)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TF="$ROOT/terraform"
+export TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+FAILED=0
+CASES=0
+
+# scratch NAME SOURCE_DIR: a directory holding only SOURCE_DIR's variables.tf, initialised.
+scratch() {
+  mkdir -p "$WORK/$1"
+  cp "$2/variables.tf" "$WORK/$1/"
+  terraform -chdir="$WORK/$1" init -input=false -no-color >/dev/null
+}
+
+# expect pass|fail DIR DESCRIPTION VAR_FILE_JSON [TFVARS_FILE]
+expect() {
+  local want="$1" dir="$2" what="$3" json="$4" extra=() got out
+  CASES=$((CASES + 1))
+  printf '%s\n' "$json" >"$WORK/$dir/case.tfvars.json"
+  [[ -z "${5:-}" ]] || extra=(-var-file="$5")
+  if out="$(terraform -chdir="$WORK/$dir" plan -input=false -no-color -lock=false "${extra[@]}" \
+    -var-file="$WORK/$dir/case.tfvars.json" 2>&1)"; then
+    got=pass
+  else
+    got=fail
+  fi
+  if [[ "$got" == "$want" ]]; then
+    printf 'ok    %s: %s (%s)\n' "$dir" "$what" "$want"
+  else
+    printf 'FAIL  %s: %s: expected %s, got %s\n%s\n' "$dir" "$what" "$want" "$got" "$out"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+scratch root "$TF"
+example="$TF/terraform.tfvars.example"
+expect pass root "terraform.tfvars.example" '{}' "$example"
+expect pass root "event_tables from SchemaExporter, with overrides" '{"event_tables": {
+  "order": {"schema_file": "schemas/order.json", "partition_type": "DAY", "partition_field": "_publish_time"},
+  "refund_v2": {"schema_file": "/abs/refund_v2.json", "table_id": "refunds"},
+  "click": {"schema_file": "schemas/click.json", "clustering_fields": ["session_id"]}}}' "$example"
+expect fail root "event_tables key dead_letter (collides with events_dead_letter)" \
+  '{"event_tables": {"dead_letter": {"schema_file": "x.json"}}}' "$example"
+expect fail root "event_tables key not snake_case" '{"event_tables": {"Order": {"schema_file": "x.json"}}}' "$example"
+expect fail root "event_tables table_id events" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "table_id": "events"}}}' "$example"
+expect fail root "event_tables table_id with a hyphen" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "table_id": "my-orders"}}}' "$example"
+expect fail root "two event_tables entries on one table" \
+  '{"event_tables": {"order": {"schema_file": "x.json"}, "o": {"schema_file": "y.json", "table_id": "events_order"}}}' "$example"
+expect fail root "event_tables partition_type WEEK" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "partition_type": "WEEK"}}}' "$example"
+expect fail root "event_tables five clustering fields" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "clustering_fields": ["a","b","c","d","e"]}}}' "$example"
+expect fail root "event_tables entry without schema_file" '{"event_tables": {"order": {"table_id": "orders"}}}' "$example"
+expect fail root "bad name_prefix" '{"name_prefix": "Bad_Prefix"}' "$example"
+
+scratch bigquery "$TF/modules/bigquery"
+bq='"project_id": "my-project", "location": "US", "event_table_id": "events",
+  "dead_letter_table_id": "events_dead_letter", "event_table_schema": "[]", "dead_letter_table_schema": "[]",
+  "partition_type": null, "partition_field": null, "clustering_fields": [], "deletion_protection": false,
+  "labels": {}'
+expect pass bigquery "dataset thriftbq" "{$bq, \"dataset_id\": \"thriftbq\"}"
+expect pass bigquery "dataset with struct tables" "{$bq, \"dataset_id\": \"my_demo\", \"struct_tables\": {\"order\": {
+  \"table_id\": \"events_order\", \"schema\": \"[]\", \"partition_type\": \"DAY\", \"partition_field\": null,
+  \"clustering_fields\": []}}}"
+expect fail bigquery "dataset id with a hyphen" "{$bq, \"dataset_id\": \"my-demo\"}"
+
+echo "terraform variables: $((CASES - FAILED)) passed, $FAILED failed (variables.tf alone, no provider)"
+((FAILED == 0))
