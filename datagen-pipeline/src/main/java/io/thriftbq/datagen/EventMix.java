@@ -38,6 +38,7 @@ public final class EventMix {
 
   private final EventTypes types;
   private final RandomEventGenerator[] generators;
+  private final String[] names;
   private final long typeStreamSeed;
 
   /** Cumulative shares of the types, the last exactly 1; null with one type (nothing to draw). */
@@ -54,6 +55,7 @@ public final class EventMix {
     List<EventType> list = types.types();
     this.typeStreamSeed = config.seed() ^ TYPE_STREAM_SALT;
     this.generators = new RandomEventGenerator[list.size()];
+    this.names = list.stream().map(EventType::name).toArray(String[]::new);
     if (!config.isMix()) {
       generators[0] = new RandomEventGenerator(config);
       cumulativeShares = null;
@@ -140,6 +142,11 @@ public final class EventMix {
 
   public EventType type(int index) {
     return types.types().get(index);
+  }
+
+  /** The IDL name of type {@code index}: the value of {@link #attribute()} for its messages. */
+  public String name(int index) {
+    return names[index];
   }
 
   /** The generator of type {@code index}: its bytes are the event as published (union-wrapped). */

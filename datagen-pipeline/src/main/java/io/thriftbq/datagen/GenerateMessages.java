@@ -140,7 +140,7 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
       attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
       String attribute = mix.attribute();
       if (attribute != null) {
-        attributes.put(attribute, mix.type(type).name());
+        attributes.put(attribute, mix.name(type));
       }
       if (eventsByType != null) {
         eventsByType[type].inc(count);
