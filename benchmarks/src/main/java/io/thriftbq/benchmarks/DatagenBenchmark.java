@@ -75,7 +75,11 @@ public class DatagenBenchmark {
    */
   @State(Scope.Thread)
   public static class ShopState {
-    /** A struct alone (the single-type path), or the three-struct mix of issue 22. */
+    /**
+     * A struct alone (the single-type path), or the three-struct mix of issue 22. JMH's {@code -p}
+     * splits values on commas, so on the command line write the list with semicolons ({@code -p
+     * thriftStructs=Order:5;Refund:1;Click:94}).
+     */
     @Param({"Order", "Refund", "Click", "Order:5,Refund:1,Click:94"})
     public String thriftStructs;
 
@@ -86,7 +90,8 @@ public class DatagenBenchmark {
     public void setUp() {
       String idl = System.getProperty("shop.idl", "thrift-common/src/main/idl/shop_events.thrift");
       DatagenOptions options =
-          PipelineOptionsFactory.fromArgs("--thriftIdl=" + idl, "--thriftStructs=" + thriftStructs)
+          PipelineOptionsFactory.fromArgs(
+                  "--thriftIdl=" + idl, "--thriftStructs=" + thriftStructs.replace(';', ','))
               .as(DatagenOptions.class);
       mix = new EventMix(GeneratorConfig.fromOptions(options));
     }
