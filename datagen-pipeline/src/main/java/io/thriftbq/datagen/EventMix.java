@@ -106,11 +106,14 @@ public final class EventMix {
   }
 
   private static double[] cumulativeShares(List<EventType> list) {
-    double total = list.stream().mapToDouble(EventType::weight).sum();
+    // Scaled by the largest weight first, so that huge weights (any finite one is allowed) cannot
+    // add up to infinity.
+    double largest = list.stream().mapToDouble(EventType::weight).max().orElseThrow();
+    double total = list.stream().mapToDouble(type -> type.weight() / largest).sum();
     double[] cumulative = new double[list.size()];
     double sum = 0;
     for (int i = 0; i < cumulative.length; i++) {
-      sum += list.get(i).weight();
+      sum += list.get(i).weight() / largest;
       cumulative[i] = sum / total;
     }
     // Rounding must not leave a sliver above the last share that no type covers.

@@ -80,6 +80,16 @@ public class EventMixTest {
   }
 
   @Test
+  public void hugeWeightsAreStillShares() {
+    EventMix mix = new EventMix(config("--thriftStructs=Order:1e308,Click:1e308"));
+    int orders = 0;
+    for (long m = 0; m < 2_000; m++) {
+      orders += mix.chooseType(m) == 0 ? 1 : 0;
+    }
+    assertEquals(1_000, orders, 100);
+  }
+
+  @Test
   public void sameSeedSameTypesAndBytesAndEachEventIsItsStructsOwn() {
     GeneratorConfig mixed = config("--thriftStructs=Order:5,Refund:1,Click:4", "--seed=17");
     EventMix one = new EventMix(mixed);
