@@ -2,9 +2,12 @@ package io.thriftbq.benchmarks;
 
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.datagen.DatagenOptions;
+import io.thriftbq.datagen.EventMix;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
 import java.util.concurrent.TimeUnit;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.thrift.TBase;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,6 +32,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * the {@code bytes} secondary result is serialized bytes per second (divide by 10^6 for MB/s).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DatagenBenchmark -f 1 -wi 3 -i 5 -t 1}
+ *
+ * <p>{@link #serializeShopMessage} compares one struct with a mix of three ({@code
+ * --thriftStructs}) from the shop IDL, read from {@code
+ * thrift-common/src/main/idl/shop_events.thrift} relative to the working directory (run from the
+ * repository root, or set {@code -Dshop.idl=PATH}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -58,6 +66,34 @@ public class DatagenBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
       encoder.close();
+    }
+  }
+
+  /**
+   * The generator of the shop IDL's event types as a DoFn instance holds it: one struct alone, or a
+   * weighted mix of three.
+   */
+  @State(Scope.Thread)
+  public static class ShopState {
+    /**
+     * A struct alone (the single-type path), or the three-struct mix of issue 22. JMH's {@code -p}
+     * splits values on commas, so on the command line write the list with semicolons ({@code -p
+     * thriftStructs=Order:5;Refund:1;Click:94}).
+     */
+    @Param({"Order", "Refund", "Click", "Order:5,Refund:1,Click:94"})
+    public String thriftStructs;
+
+    EventMix mix;
+    long sequence;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      String idl = System.getProperty("shop.idl", "thrift-common/src/main/idl/shop_events.thrift");
+      DatagenOptions options =
+          PipelineOptionsFactory.fromArgs(
+                  "--thriftIdl=" + idl, "--thriftStructs=" + thriftStructs.replace(';', ','))
+              .as(DatagenOptions.class);
+      mix = new EventMix(GeneratorConfig.fromOptions(options));
     }
   }
 
@@ -95,6 +131,24 @@ public class DatagenBenchmark {
   @Benchmark
   public TBase<?, ?> generateObject(GeneratorState state) {
     return state.generator.generate(state.sequence++);
+  }
+
+  /**
+   * What the pipeline does per plain message with {@code --thriftStructs}: pick the message's type
+   * by weight, then serialize the event with that type's generator (a single struct picks nothing).
+   */
+  @Benchmark
+  public int serializeShopMessage(ShopState state, Bytes bytes) {
+    long sequence = state.sequence++;
+    int length = state.mix.generator(state.mix.chooseType(sequence)).serializeToBuffer(sequence);
+    bytes.bytes += length;
+    return length;
+  }
+
+  /** The weighted pick alone, the mix's only cost on top of its structs' own. */
+  @Benchmark
+  public int chooseShopType(ShopState state) {
+    return state.mix.chooseType(state.sequence++);
   }
 
   /** Envelope mode: 100 events serialized and zlib-compressed (BEST_SPEED) into one payload. */

@@ -101,9 +101,11 @@ public interface DatagenOptions
 
   @Description(
       "Comma-separated field paths whose values are skewed, for example"
-          + " user_id,session.device.model. A path names struct fields from the top-level struct;"
-          + " lists, sets and map values are transparent (products.sku). Each such field takes one"
-          + " of --skewCardinality values with Zipf-like frequencies, to study hot keys downstream.")
+          + " user_id,session.device.model. A path names struct fields from the top-level struct"
+          + " (with several event types, from each type's struct, and applies to every type that"
+          + " has it); lists, sets and map values are transparent (products.sku). Each such field"
+          + " takes one of --skewCardinality values with Zipf-like frequencies, to study hot keys"
+          + " downstream.")
   @Default.String("")
   String getFieldsWithSkew();
 

@@ -1,5 +1,9 @@
 package io.thriftbq.datagen;
 
+import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.schema.EventTypes;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -54,7 +58,7 @@ public final class DatagenPipeline {
     }
     LOG.info(
         "Generating {} to {}: {} events/s{}, {} event(s) per message, {}",
-        config.source().describe(),
+        config.describeEvents(),
         options.getOutputTopic(),
         plan.throttled() ? plan.eventsPerSecond() : "unthrottled",
         plan.bounded() ? ", " + plan.maxEvents() + " events in total" : ", until drained",
@@ -119,20 +123,28 @@ public final class DatagenPipeline {
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }
+    if (config != null && config.isMix()) {
+      problems.addAll(structAttributeProblems(config.eventTypes().attribute()));
+    }
     if (problems.isEmpty()) {
-      // Building a generator checks the class and the skewed paths; sampling the first message
-      // catches a batch that cannot fit Pub/Sub before any worker starts.
+      // Building the generators checks the classes and the skewed paths; sampling the first
+      // message of each type catches a batch that cannot fit Pub/Sub before any worker starts.
       try {
-        RandomEventGenerator generator = new RandomEventGenerator(config);
-        long size = firstMessageSize(generator, batch);
-        if (size > MAX_MESSAGE_BYTES) {
-          problems.add(
-              "The first message would be "
-                  + size
-                  + " bytes, above the "
-                  + MAX_MESSAGE_BYTES
-                  + "-byte limit for Pub/Sub: lower --maxRecordsPerBatch, --maxStringLength or"
-                  + " --maxCollectionSize");
+        EventMix mix = new EventMix(config);
+        for (int type = 0; type < mix.size(); type++) {
+          long size = firstMessageSize(mix.generator(type), batch);
+          if (size > MAX_MESSAGE_BYTES) {
+            problems.add(
+                "The first message"
+                    + (mix.size() > 1 ? " of " + mix.type(type).name() : "")
+                    + " would be "
+                    + size
+                    + " bytes, above the "
+                    + MAX_MESSAGE_BYTES
+                    + "-byte limit for Pub/Sub: lower --maxRecordsPerBatch, --maxStringLength or"
+                    + " --maxCollectionSize");
+            break;
+          }
         }
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
@@ -145,12 +157,45 @@ public final class DatagenPipeline {
     return config;
   }
 
+  /**
+   * The attribute naming each message's struct must not be one the generator already sets (it would
+   * be overwritten, and the ingestion side would route by an id) nor one Pub/Sub refuses.
+   */
+  private static List<String> structAttributeProblems(String attribute) {
+    if (attribute == null) {
+      return List.of(); // a union: the member names the type, no attribute is set
+    }
+    List<String> reserved =
+        List.of(
+            EventAttributes.EVENT_TIME_MS,
+            EventAttributes.EVENT_ID,
+            EventEnvelope.ENVELOPE_ATTRIBUTE,
+            EventEnvelope.RECORD_COUNT_ATTRIBUTE);
+    if (reserved.contains(attribute)) {
+      return List.of(
+          "--structAttribute="
+              + attribute
+              + " is an attribute the generator already sets ("
+              + String.join(", ", reserved)
+              + "): choose another name, for example "
+              + EventTypes.DEFAULT_STRUCT_ATTRIBUTE);
+    }
+    if (attribute.startsWith("goog") || attribute.getBytes(StandardCharsets.UTF_8).length > 256) {
+      return List.of(
+          "--structAttribute="
+              + attribute
+              + " is not an attribute Pub/Sub accepts (it may not start with goog and has at most"
+              + " 256 bytes): choose another name, for example "
+              + EventTypes.DEFAULT_STRUCT_ATTRIBUTE);
+    }
+    return List.of();
+  }
+
   private static long firstMessageSize(RandomEventGenerator generator, int batch) {
     if (batch == 1) {
       return generator.serializeToBuffer(0);
     }
-    try (io.thriftbq.codec.EventEnvelope.Encoder encoder =
-        new io.thriftbq.codec.EventEnvelope.Encoder()) {
+    try (EventEnvelope.Encoder encoder = new EventEnvelope.Encoder()) {
       for (int i = 0; i < batch; i++) {
         int length = generator.serializeToBuffer(i); // first: it may replace the buffer
         encoder.add(generator.buffer(), 0, length);

@@ -2,6 +2,7 @@ package io.thriftbq.datagen;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.schema.EventTypes;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -58,7 +59,11 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
         .setCoder(PubsubMessageWithAttributesCoder.of());
   }
 
-  /** Turns batch number b into a message with events b*batchSize... */
+  /**
+   * Turns batch number b into a message with events b*batchSize..., all of the type {@link
+   * EventMix#chooseType} picks for b (one type per message: the attribute naming it is per
+   * message).
+   */
   static final class GenerateFn extends DoFn<Long, PubsubMessage> {
     private final GeneratorConfig config;
     private final RatePlan plan;
@@ -73,7 +78,8 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
     private final Distribution eventSize =
         Metrics.distribution(METRICS_NAMESPACE, "event_size_bytes");
 
-    private transient RandomEventGenerator generator;
+    private transient EventMix mix;
+    private transient Counter[] eventsByType;
     private transient EventEnvelope.Encoder encoder;
 
     GenerateFn(GeneratorConfig config, RatePlan plan) {
@@ -83,7 +89,13 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
 
     @Setup
     public void setup() {
-      generator = new RandomEventGenerator(config);
+      mix = new EventMix(config);
+      if (mix.size() > 1) {
+        eventsByType = new Counter[mix.size()];
+        for (int i = 0; i < eventsByType.length; i++) {
+          eventsByType[i] = Metrics.counter(METRICS_NAMESPACE, eventsGeneratedOf(mix.type(i)));
+        }
+      }
       if (plan.enveloped()) {
         encoder = new EventEnvelope.Encoder();
       }
@@ -98,16 +110,18 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
             "batch " + batch + " is past the end of the run (" + plan.numBatches() + " batches)");
       }
       long first = plan.firstSequence(batch);
+      int type = mix.chooseType(batch);
+      RandomEventGenerator generator = mix.generator(type);
       long createdAtMs = System.currentTimeMillis();
       byte[] payload;
       Map<String, String> attributes;
       if (!plan.enveloped()) {
-        int length = serializeOne(first); // first: it may replace the buffer
+        int length = serializeOne(generator, first); // first: it may replace the buffer
         payload = Arrays.copyOf(generator.buffer(), length);
-        attributes = new HashMap<>(4);
+        attributes = new HashMap<>(8);
       } else {
         for (int i = 0; i < count; i++) {
-          int length = serializeOne(first + i);
+          int length = serializeOne(generator, first + i);
           encoder.add(generator.buffer(), 0, length);
         }
         payload = encoder.finish();
@@ -124,12 +138,19 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
       }
       attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
       attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
+      String attribute = mix.attribute();
+      if (attribute != null) {
+        attributes.put(attribute, mix.name(type));
+      }
+      if (eventsByType != null) {
+        eventsByType[type].inc(count);
+      }
       messagesPublished.inc();
       messageBytes.inc(payload.length);
       out.output(new PubsubMessage(payload, attributes));
     }
 
-    private int serializeOne(long sequence) {
+    private int serializeOne(RandomEventGenerator generator, long sequence) {
       long start = System.nanoTime();
       int length = generator.serializeToBuffer(sequence);
       serializationNanos.update(System.nanoTime() - start);
@@ -137,6 +158,11 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
       eventBytes.inc(length);
       eventSize.update(length);
       return length;
+    }
+
+    /** The per-type counter: events_generated_order for Order (the type's table name). */
+    static String eventsGeneratedOf(EventTypes.EventType type) {
+      return "events_generated_" + type.tableName();
     }
 
     @Teardown

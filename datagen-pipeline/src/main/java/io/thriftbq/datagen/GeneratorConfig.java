@@ -1,6 +1,7 @@
 package io.thriftbq.datagen;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.schema.EventTypes;
 import io.thriftbq.schema.ThriftSource;
 import io.thriftbq.schema.ThriftSources;
 import java.io.Serializable;
@@ -8,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What {@link RandomEventGenerator} produces: the struct, the seed and the shape of the values.
@@ -25,6 +28,7 @@ public final class GeneratorConfig implements Serializable {
   public static final int MAX_COLLECTION_SIZE_LIMIT = 10_000;
 
   private final ThriftSource source;
+  private final @Nullable EventTypes mix;
   private final long seed;
   private final boolean completeObjects;
   private final double optionalFieldProbability;
@@ -38,6 +42,7 @@ public final class GeneratorConfig implements Serializable {
 
   private GeneratorConfig(Builder b) {
     this.source = b.source;
+    this.mix = b.mix;
     this.seed = b.seed;
     this.completeObjects = b.completeObjects;
     this.optionalFieldProbability = b.optionalFieldProbability;
@@ -57,7 +62,7 @@ public final class GeneratorConfig implements Serializable {
   /** The generator part of the pipeline options (not validated; see {@link #problems()}). */
   public static GeneratorConfig fromOptions(DatagenOptions options) {
     return builder()
-        .source(sourceOf(options))
+        .eventTypes(eventTypesOf(options))
         .seed(options.getSeed())
         .completeObjects(options.getCompleteObjects())
         .optionalFieldProbability(options.getOptionalFieldProbability())
@@ -80,6 +85,17 @@ public final class GeneratorConfig implements Serializable {
    */
   public static ThriftSource sourceOf(DatagenOptions options) {
     return ThriftSources.choose(options, "--className", options.getClassName());
+  }
+
+  /**
+   * The event types the options name: one struct as {@link #sourceOf}, or several with {@code
+   * --thriftStructs} (weights allowed) or {@code --thriftUnion}.
+   *
+   * @throws IllegalArgumentException when the options contradict each other or the IDL cannot be
+   *     used; the message says what to change
+   */
+  public static EventTypes eventTypesOf(DatagenOptions options) {
+    return EventTypes.choose(options, "--className", options.getClassName(), true);
   }
 
   private static boolean isSet(String value) {
@@ -157,9 +173,38 @@ public final class GeneratorConfig implements Serializable {
     return problems;
   }
 
-  /** Where the struct's description comes from (a generated class or an IDL read at launch). */
+  /**
+   * Where the struct's description comes from (a generated class or an IDL read at launch). With
+   * several event types ({@link #isMix()}) it is the first of them; {@link EventMix} generates all.
+   */
   public ThriftSource source() {
     return source;
+  }
+
+  /**
+   * Whether this names several event types (or a union's members): generate with {@link EventMix}.
+   */
+  public boolean isMix() {
+    return mix != null;
+  }
+
+  /** The event types: several for a mix, else the one struct of {@link #source()}. */
+  public EventTypes eventTypes() {
+    return mix != null ? mix : EventTypes.single(source);
+  }
+
+  /** The event types as a user would write them, for logs and messages. */
+  public String describeEvents() {
+    if (mix == null) {
+      return source == null ? "no struct" : source.describe();
+    }
+    String weighted =
+        mix.types().stream()
+            .map(type -> type.name() + ":" + type.weight())
+            .collect(Collectors.joining(","));
+    return mix.layout() == EventTypes.Layout.UNION
+        ? "--thriftUnion=" + mix.union().name() + " members " + weighted
+        : "--thriftStructs=" + weighted + " named by attribute " + mix.attribute();
   }
 
   public long seed() {
@@ -203,8 +248,8 @@ public final class GeneratorConfig implements Serializable {
   }
 
   public Builder toBuilder() {
-    return builder()
-        .source(source)
+    Builder builder = mix != null ? builder().eventTypes(mix) : builder().source(source);
+    return builder
         .seed(seed)
         .completeObjects(completeObjects)
         .optionalFieldProbability(optionalFieldProbability)
@@ -232,6 +277,7 @@ public final class GeneratorConfig implements Serializable {
         && skewCardinality == c.skewCardinality
         && Double.compare(skewExponent, c.skewExponent) == 0
         && Objects.equals(source, c.source)
+        && Objects.equals(mix, c.mix)
         && fieldsWithSkew.equals(c.fieldsWithSkew)
         && protocol == c.protocol;
   }
@@ -244,7 +290,7 @@ public final class GeneratorConfig implements Serializable {
   @Override
   public String toString() {
     return "GeneratorConfig{"
-        + (source == null ? "no struct" : source.describe())
+        + describeEvents()
         + ", seed="
         + seed
         + ", completeObjects="
@@ -271,6 +317,7 @@ public final class GeneratorConfig implements Serializable {
   /** Starts from the same defaults as {@link DatagenOptions}. */
   public static final class Builder {
     private ThriftSource source = ThriftSource.generatedClass(DatagenOptions.DEFAULT_CLASS_NAME);
+    private @Nullable EventTypes mix;
     private long seed = DatagenOptions.DEFAULT_SEED;
     private boolean completeObjects = false;
     private double optionalFieldProbability = DatagenOptions.DEFAULT_OPTIONAL_FIELD_PROBABILITY;
@@ -289,8 +336,20 @@ public final class GeneratorConfig implements Serializable {
       return source(ThriftSource.generatedClass(className));
     }
 
+    /** One struct (replaces event types set before). */
     public Builder source(ThriftSource source) {
       this.source = source;
+      this.mix = null;
+      return this;
+    }
+
+    /**
+     * The event types of {@link EventTypes#choose}: one struct is the same as {@link
+     * #source(ThriftSource)}; several make a mix that {@link EventMix} generates.
+     */
+    public Builder eventTypes(EventTypes types) {
+      this.source = types.types().get(0).source();
+      this.mix = types.isSingle() ? null : types;
       return this;
     }
 

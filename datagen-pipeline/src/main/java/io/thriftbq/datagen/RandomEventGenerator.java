@@ -83,6 +83,28 @@ public final class RandomEventGenerator {
    *     struct, or a skewed field path does not exist; the message says what to change
    */
   public RandomEventGenerator(GeneratorConfig config) {
+    this(requireOneType(config), null);
+  }
+
+  private static GeneratorConfig requireOneType(GeneratorConfig config) {
+    if (config.isMix()) {
+      // One generator writes one struct; quietly generating the first type of a mix would publish
+      // the wrong shares.
+      throw new IllegalArgumentException(
+          "The configuration names several event types ("
+              + config.describeEvents()
+              + "): generate them with EventMix");
+    }
+    return config;
+  }
+
+  /**
+   * A generator of {@code config.source()}, written as the member {@code wrapping.member()} of the
+   * union {@code wrapping.union()} when {@code wrapping} is set ({@code --thriftUnion}). The member
+   * struct draws exactly the random numbers it would draw alone, so event {@code n} of a member is
+   * event {@code n} of the struct, wrapped; skewed field paths start at the member struct.
+   */
+  RandomEventGenerator(GeneratorConfig config, @Nullable UnionWrapping wrapping) {
     List<String> problems = config.problems();
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", problems));
@@ -95,7 +117,8 @@ public final class RandomEventGenerator {
 
     Set<String> skewed = new LinkedHashSet<>(config.fieldsWithSkew());
     Set<String> matched = new LinkedHashSet<>();
-    this.root = compileStruct(struct, "", skewed, matched);
+    Gen member = compileStruct(struct, "", skewed, matched);
+    this.root = wrapping == null ? member : wrapInUnion(wrapping, member);
     skewed.removeAll(matched);
     if (!skewed.isEmpty()) {
       throw new IllegalArgumentException(
@@ -129,7 +152,7 @@ public final class RandomEventGenerator {
    * a Thrift reader that decodes into a new instance sees the IDL default in its place.
    */
   public TBase<?, ?> generate(long sequence) {
-    if (!struct.hasJavaClass()) {
+    if (!struct.hasJavaClass() || !root.buildsObjects()) {
       throw new IllegalStateException(
           struct.qualifiedName()
               + " was read from an IDL: generate(n) builds generated objects, so use serialize(n)");
@@ -176,8 +199,32 @@ public final class RandomEventGenerator {
     return String.join(", ", fieldPaths.subList(0, 60)) + ", ...";
   }
 
+  /**
+   * The union a generator wraps its struct in: the union and its member field that holds the struct
+   * (a field whose type is the generator's struct).
+   */
+  record UnionWrapping(ThriftStruct union, ThriftField member) {
+    UnionWrapping {
+      if (!union.isUnion()) {
+        throw new IllegalArgumentException(union.qualifiedName() + " is not a union");
+      }
+      if (!(member.type() instanceof ThriftType.StructRef)) {
+        throw new IllegalArgumentException(
+            member.name() + " of " + union.qualifiedName() + " does not hold a struct");
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Compiling the metadata into value generators
+
+  private Gen wrapInUnion(UnionWrapping wrapping, Gen member) {
+    ThriftField field = wrapping.member();
+    FieldSlot slot =
+        new FieldSlot(
+            field, new TField(field.name(), field.type().wireType(), field.id()), member, true);
+    return new UnionMemberGen(wrapping.union(), new TStruct(wrapping.union().name()), slot);
+  }
 
   private Gen compileStruct(
       ThriftStruct target, String path, Set<String> skewed, Set<String> matched) {
@@ -323,6 +370,11 @@ public final class RandomEventGenerator {
     abstract void writeValue(TProtocol out, Object value) throws TException;
 
     abstract byte wireType();
+
+    /** Whether {@link #build} makes generated objects when the structs have classes. */
+    boolean buildsObjects() {
+      return true;
+    }
   }
 
   private record FieldSlot(ThriftField field, TField descriptor, Gen gen, boolean always) {}
@@ -433,6 +485,57 @@ public final class RandomEventGenerator {
     @Override
     byte wireType() {
       return TType.STRUCT;
+    }
+  }
+
+  /**
+   * A union whose member is fixed ({@code --thriftUnion}, the member chosen per message by weight
+   * outside the random stream): the same calls {@link StructGen} makes for a union, without the
+   * uniform draw of the member, so the member's random stream is the struct's own.
+   */
+  private static final class UnionMemberGen extends Gen {
+    private final ThriftStruct union;
+    private final TStruct descriptor;
+    private final FieldSlot member;
+
+    UnionMemberGen(ThriftStruct union, TStruct descriptor, FieldSlot member) {
+      this.union = union;
+      this.descriptor = descriptor;
+      this.member = member;
+    }
+
+    @Override
+    void write(TProtocol out, SplitMixRandom r) throws TException {
+      // What TUnion.write does: struct begin, the set field's header, its value, field stop.
+      out.writeStructBegin(descriptor);
+      out.writeFieldBegin(member.descriptor);
+      member.gen.write(out, r);
+      out.writeFieldEnd();
+      out.writeFieldStop();
+      out.writeStructEnd();
+    }
+
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    Object build(SplitMixRandom r) {
+      TBase instance = union.newInstance();
+      instance.setFieldValue(member.field.fieldEnum(), member.gen.build(r));
+      return instance;
+    }
+
+    @Override
+    void writeValue(TProtocol out, Object value) throws TException {
+      ((TBase<?, ?>) value).write(out);
+    }
+
+    @Override
+    byte wireType() {
+      return TType.STRUCT;
+    }
+
+    @Override
+    boolean buildsObjects() {
+      return union.hasJavaClass();
     }
   }
 

@@ -9,6 +9,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.schema.EventTypes;
 import io.thriftbq.schema.ThriftSource;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -176,6 +177,59 @@ public class DatagenPipelineTest {
             "--maxStringLength=20000",
             "--completeObjects=true"),
         containsString("lower --maxRecordsPerBatch"));
+  }
+
+  @Test
+  public void manyEventTypesAreReadFromTheIdlOptions() {
+    String idl = "--thriftIdl=" + EventMixTest.SHOP_IDL;
+    GeneratorConfig structs =
+        DatagenPipeline.validate(options(TOPIC, idl, "--thriftStructs=Order:5,Refund:1,Click:94"));
+    assertTrue(structs.isMix());
+    assertEquals(EventTypes.Layout.ATTRIBUTE, structs.eventTypes().layout());
+    assertEquals("thrift_struct", structs.eventTypes().attribute());
+    assertEquals(94.0, structs.eventTypes().types().get(2).weight(), 0);
+    GeneratorConfig union =
+        DatagenPipeline.validate(
+            options(TOPIC, idl, "--thriftUnion=AnyEvent", "--thriftStructs=Order,Click"));
+    assertEquals(EventTypes.Layout.UNION, union.eventTypes().layout());
+    assertEquals(2, union.eventTypes().types().size());
+    // The pipeline builds with them (unbounded: streaming).
+    DatagenPipeline.buildPipeline(options(TOPIC, idl, "--thriftUnion=AnyEvent"));
+  }
+
+  @Test
+  public void badEventTypeOptionsFailAtLaunchNamingTheFlag() {
+    String idl = "--thriftIdl=" + EventMixTest.SHOP_IDL;
+    assertThat(
+        problems(TOPIC, idl, "--thriftUnion=Order"),
+        allOf(containsString("--thriftUnion=Order is a struct, not a union")));
+    assertThat(
+        problems(TOPIC, idl, "--thriftStructs=Order:0,Click"),
+        allOf(containsString("--thriftStructs"), containsString("positive weight")));
+    assertThat(
+        problems(TOPIC, idl, "--thriftStructs=Order:-2,Click"), containsString("positive weight"));
+    assertThat(
+        problems(TOPIC, idl, "--thriftStructs=Order,Nope"),
+        allOf(containsString("--thriftStructs"), containsString("Nope")));
+    assertThat(
+        problems(TOPIC, idl, "--thriftUnion=AnyEvent", "--thriftStructs=Money"),
+        containsString("is not a struct member of --thriftUnion=AnyEvent"));
+    assertThat(
+        problems(TOPIC, "--thriftStructs=Order,Click", "--className=a.b.C"),
+        containsString("drop --className"));
+    assertThat(
+        problems(TOPIC, idl, "--thriftStructs=Order,Click", "--structAttribute=event_id"),
+        containsString("--structAttribute=event_id is an attribute the generator already sets"));
+    assertThat(
+        problems(TOPIC, idl, "--thriftStructs=Order,Click", "--structAttribute=googtype"),
+        containsString("--structAttribute=googtype is not an attribute Pub/Sub accepts"));
+    assertThat(
+        problems(TOPIC, idl, "--thriftStructs=Order,Click", "--fieldsWithSkew=refund_id"),
+        allOf(containsString("refund_id"), containsString("none of the event types")));
+    // Other problems are still reported in the same message.
+    assertThat(
+        problems(idl, "--thriftUnion=Order", "--maxEvents=-1"),
+        allOf(containsString("--thriftUnion=Order"), containsString("--maxEvents=-1")));
   }
 
   private static String problems(String... args) {

@@ -158,7 +158,7 @@ public class GenerateMessagesTest {
     return ((TreeMap<Long, byte[]>) events).lastKey();
   }
 
-  private static long counter(PipelineResult result, String name) {
+  static long counter(PipelineResult result, String name) {
     MetricQueryResults metrics = query(result, name);
     long total = 0;
     for (MetricResult<Long> counter : metrics.getCounters()) {
