@@ -207,21 +207,21 @@ public record EventTypes(
               + " is a struct, not a union: name a union that wraps the event types, or list the"
               + " structs with --thriftStructs");
     }
+    // A struct may be the type of several members (1: Order order; 2: Order legacy): it is one
+    // event type, named by its first member; the router sends every such member to it.
     Map<String, ThriftField> members = new LinkedHashMap<>();
     for (ThriftField field : union.fields()) {
       if (field.type() instanceof ThriftType.StructRef ref) {
-        members.put(ref.struct().name(), field);
+        members.putIfAbsent(ref.struct().name(), field);
         members.putIfAbsent(ref.struct().qualifiedName(), field);
       }
     }
-    if (members.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--thriftUnion=" + unionName + " has no member that is a struct: nothing can be a table");
-    }
     List<EventType> types = new ArrayList<>();
     if (wanted.isEmpty()) {
+      java.util.Set<String> seen = new java.util.HashSet<>();
       for (ThriftField field : union.fields()) {
-        if (field.type() instanceof ThriftType.StructRef ref) {
+        if (field.type() instanceof ThriftType.StructRef ref
+            && seen.add(ref.struct().qualifiedName())) {
           types.add(member(idlPath, includes, field, ref.struct(), 1));
         }
       }

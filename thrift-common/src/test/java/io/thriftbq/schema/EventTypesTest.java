@@ -74,6 +74,23 @@ public class EventTypesTest {
   }
 
   @Test
+  public void aStructOfTwoUnionMembersIsOneTypeNamedByItsFirstMember() {
+    String idl = "--thriftIdl=src/test/idl/union_same_struct.thrift";
+    EventTypes all = choose(false, idl, "--thriftUnion=Wrapped");
+    assertEquals(
+        List.of("Order", "Click"), all.types().stream().map(EventTypes.EventType::name).toList());
+    assertEquals((short) 1, all.types().get(0).unionFieldId());
+    EventTypes narrowed = choose(false, idl, "--thriftUnion=Wrapped", "--thriftStructs=Order");
+    assertEquals((short) 1, narrowed.types().get(0).unionFieldId());
+    assertEquals(
+        (short) 1,
+        choose(false, idl, "--thriftUnion=Wrapped", "--thriftStructs=union_same_struct.Order")
+            .types()
+            .get(0)
+            .unionFieldId());
+  }
+
+  @Test
   public void oneStructInTheListIsASingleTypeJob() {
     EventTypes one = choose(false, "--thriftIdl=" + SHOP_IDL, "--thriftStructs=Order");
     assertTrue(one.isSingle());

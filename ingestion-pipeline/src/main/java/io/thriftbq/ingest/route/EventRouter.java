@@ -56,12 +56,18 @@ public final class EventRouter implements Serializable {
     ThriftStruct union = types.union();
     this.unionName = union == null ? "" : union.name();
     if (union != null) {
+      Map<String, Integer> typeByStruct = new HashMap<>();
+      for (int i = 0; i < list.size(); i++) {
+        typeByStruct.put(list.get(i).qualifiedName(), i);
+      }
+      // Every member whose struct is a type goes to it, also a second member of the same struct.
       for (ThriftField field : union.fields()) {
         memberNames.put(field.id(), describe(field));
-        typeByMemberId.put(field.id(), -1);
-      }
-      for (int i = 0; i < list.size(); i++) {
-        typeByMemberId.put(list.get(i).unionFieldId(), i);
+        Integer type =
+            field.type() instanceof ThriftType.StructRef ref
+                ? typeByStruct.get(ref.struct().qualifiedName())
+                : null;
+        typeByMemberId.put(field.id(), type == null ? -1 : type);
       }
     }
   }

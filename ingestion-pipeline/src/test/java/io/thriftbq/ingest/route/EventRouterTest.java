@@ -105,6 +105,19 @@ public class EventRouterTest {
   }
 
   @Test
+  public void everyMemberOfAStructGoesToItsTable() throws Exception {
+    EventTypes wrapped =
+        types(
+            "--thriftIdl=../thrift-common/src/test/idl/union_same_struct.thrift",
+            "--thriftUnion=Wrapped");
+    ShopEvents bytes = new ShopEvents(ThriftProtocol.BINARY);
+    EventRouter router = EventRouter.of(wrapped, ThriftProtocol.BINARY);
+    assertEquals(0, router.route(bytes.wrap(1, (byte) 12, new byte[] {0}), Map.of()).type());
+    assertEquals(1, router.route(bytes.wrap(2, (byte) 12, new byte[] {0}), Map.of()).type());
+    assertEquals(0, router.route(bytes.wrap(3, (byte) 12, new byte[] {0}), Map.of()).type());
+  }
+
+  @Test
   public void aCompactMemberIdOutsideTheShortFormIsReadFromItsVarint() throws Exception {
     // libthrift writes the long form (type byte, zigzag varint id) when the delta exceeds 15;
     // AnyEvent's ids are small, so write a member id 300 by hand and expect "unknown member".
