@@ -33,6 +33,9 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private @Nullable DecodingRules objectRules;
   private @Nullable StructCodec<S> objectCheck;
   private @Nullable TProtocol objectProtocol;
+  private @Nullable CheckingProtocol objectReader;
+  private long objectRowBytesLeft;
+  private long onePassDecodes;
   private final MetadataColumns metadataColumns;
   private final int firstMetadataColumn;
   private final S attributeShape;
@@ -114,27 +117,56 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   }
 
   /**
-   * Decodes into the generated object. The payload first goes through the same codec tree as {@link
-   * #fromBytes}, so that both paths refuse the same payloads for the same reasons: the generated
-   * reader would silently repair invalid UTF-8 and turn unknown enum values into null. Under {@code
-   * KEEP} an unknown enum value is still refused here, because the generated object cannot hold it.
+   * Decodes into the generated object under the decoding contract: the payloads {@link #fromBytes}
+   * refuses are refused for the same reasons, and under {@code KEEP} an unknown enum value is still
+   * refused here, because the generated object cannot hold it.
+   *
+   * <p>One pass: the generated reader reads through a {@link CheckingProtocol}, which checks what
+   * libthrift would take without judgement (it would silently repair invalid UTF-8, turn unknown
+   * enum values into null, accept malformed maps and unions) and computes the row-size estimate.
+   * Any payload it has a doubt about, and any failure, is decoded again the two-pass way ({@link
+   * #decodeInTwoPasses}), which gives the dead letter and its reason; only payloads that pass
+   * everything are returned from the one pass.
    */
   @Override
   public TBase<?, ?> decode(byte[] payload) throws ThriftDecodeException {
-    if (objectCheck == null) {
-      objectRules =
-          new DecodingRules(
-              config.maxStringBytes(),
-              config.maxContainerElements(),
-              config.maxRowBytes(),
-              UnknownEnumValues.DEAD_LETTER,
-              config.invalidUtf8());
-      objectProtocol = new JdkUtf8Strings(protocol);
-      objectCheck =
-          new StructCodec<>(
-              struct, format, format.rootShape(), metadataColumns.count(), objectRules);
-    }
+    startObjectPath();
     TBase<?, ?> event = struct.newInstance(); // says what to do when there is no class
+    pendingUnknownFields = null;
+    if (payload != null && payload.length > 0) {
+      try {
+        transport.reset(payload);
+        transport.updateKnownMessageSize(payload.length);
+        objectReader.start(protocol);
+        event.read(objectReader);
+        if (objectReader.finished()
+            && objectReader.rowBytes() <= objectRowBytesLeft
+            && transport.getBytesRemainingInBuffer() == 0) {
+          validate.invoke(event);
+          if (objectReader.unknownFields() > 0) {
+            objectReader.commitUnknownFields(objectRules);
+            pendingUnknownFields = payload;
+          }
+          onePassDecodes++;
+          return event;
+        }
+      } catch (Throwable e) {
+        // Given up or failed: the two-pass decode below gives the outcome and its reason.
+      }
+      discardProtocolState();
+      event = struct.newInstance();
+    }
+    return decodeInTwoPasses(payload, event);
+  }
+
+  /**
+   * The reference decode into the object: the payload first goes through the same codec tree as
+   * {@link #fromBytes}, so that both paths refuse the same payloads for the same reasons, then the
+   * generated reader reads it again. Used for every payload the one pass has a doubt about, and by
+   * tests as the reference the one pass must match.
+   */
+  TBase<?, ?> decodeInTwoPasses(byte[] payload, TBase<?, ?> event) throws ThriftDecodeException {
+    startObjectPath();
     pendingUnknownFields = null;
     long unknownBefore = objectRules.unknownFieldCount();
     try {
@@ -158,10 +190,36 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     return event;
   }
 
+  private void startObjectPath() {
+    if (objectCheck != null) {
+      return;
+    }
+    objectRules =
+        new DecodingRules(
+            config.maxStringBytes(),
+            config.maxContainerElements(),
+            config.maxRowBytes(),
+            UnknownEnumValues.DEAD_LETTER,
+            config.invalidUtf8());
+    objectProtocol = new JdkUtf8Strings(protocol);
+    objectCheck =
+        new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), objectRules);
+    objectReader =
+        new CheckingProtocol(
+            struct, config.maxStringBytes(), config.maxContainerElements(), transport);
+    objectRowBytesLeft = config.maxRowBytes() - metadataBytes(EventMetadata.EMPTY, null);
+  }
+
+  /** Payloads {@link #decode} returned from its one pass, for tests that check it is used. */
+  long onePassDecodes() {
+    return onePassDecodes;
+  }
+
   /**
    * The generated reader's strings decoded as the codec tree decodes them (the JDK's UTF-8
    * decoder), so that under {@code --invalidUtf8=REPLACE} both paths store the same text; libthrift
-   * repairs malformed sequences differently. The codec tree has checked the payload already.
+   * repairs malformed sequences differently. The codec tree has checked the payload already (the
+   * two-pass decode only).
    */
   private static final class JdkUtf8Strings extends TProtocolDecorator {
     JdkUtf8Strings(TProtocol protocol) {

@@ -155,6 +155,29 @@ class EventConverterFuzzTest {
   private static final Formats COMPACT_FORMATS =
       Formats.of(ConverterConfig.of(EVENT, ThriftProtocol.COMPACT, MetadataColumns.NONE));
 
+  /**
+   * decode()'s one pass against the two-pass decode it replaces (one converter each, with the
+   * unknown-fields column): the same object or reason, and the same counts, on every input.
+   */
+  private static final Map<ThriftProtocol, ThriftRowConverter<?, ?>[]> ONE_AND_TWO_PASS =
+      new EnumMap<>(ThriftProtocol.class);
+
+  private static void assertOnePassAgrees(
+      String className, ThriftProtocol protocol, byte[] payload) {
+    ThriftRowConverter<?, ?>[] pair =
+        ONE_AND_TWO_PASS.computeIfAbsent(
+            protocol,
+            p -> {
+              ConverterConfig config =
+                  ConverterConfig.of(className, p, MetadataColumns.NONE.withUnknownFields(true));
+              return new ThriftRowConverter<?, ?>[] {
+                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.TABLE_ROW),
+                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.TABLE_ROW)
+              };
+            });
+    ObjectDecodeTest.assertSameOutcome(className, pair[0], pair[1], payload);
+  }
+
   @MethodSource("binaryEvents")
   @FuzzTest(maxDuration = "5m")
   void allFormatsBinary(byte[] payload) {
@@ -169,6 +192,7 @@ class EventConverterFuzzTest {
 
   private static void assertFormatsAgree(Formats formats, byte[] payload) {
     EventConverter<TableRow> tableRows = formats.tableRows();
+    assertOnePassAgrees(EVENT, formats.protocol(), payload);
     // What each format would hand the Storage Write API, or the dead letter it would produce.
     Outcome<ByteString> tableRow =
         Outcome.of(() -> STORAGE_BYTES.of(tableRows.fromBytes(payload, METADATA)));
@@ -264,6 +288,25 @@ class EventConverterFuzzTest {
       StorageWriteBytes.forTable(
           EventSchemas.of(ThriftSource.generatedClass(ALL_TYPES_CLASS), MetadataColumns.ALL));
 
+  private static final Map<ThriftProtocol, ThriftRowConverter<?, ?>[]> ALL_TYPES_ONE_AND_TWO_PASS =
+      new EnumMap<>(ThriftProtocol.class);
+
+  private static void assertOnePassAgreesAllTypes(ThriftProtocol protocol, byte[] payload) {
+    ThriftRowConverter<?, ?>[] pair =
+        ALL_TYPES_ONE_AND_TWO_PASS.computeIfAbsent(
+            protocol,
+            p -> {
+              ConverterConfig config =
+                  ConverterConfig.of(
+                      ALL_TYPES_CLASS, p, MetadataColumns.ALL.withUnknownFields(true));
+              return new ThriftRowConverter<?, ?>[] {
+                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.BEAM_ROW),
+                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.BEAM_ROW)
+              };
+            });
+    ObjectDecodeTest.assertSameOutcome(ALL_TYPES_CLASS, pair[0], pair[1], payload);
+  }
+
   private static final Map<ThriftProtocol, SourceFormats> FROM_IDL =
       new EnumMap<>(ThriftProtocol.class);
   private static final Map<ThriftProtocol, SourceFormats> FROM_CLASS =
@@ -330,6 +373,7 @@ class EventConverterFuzzTest {
     assertAllocationInProportion(
         THREADS.getCurrentThreadAllocatedBytes() - before, convert, payload);
     idlTableRows.takeUnknownEnumValues(); // counted again below
+    assertOnePassAgreesAllTypes(protocol, payload);
 
     Outcome<ByteString> first = null;
     for (int f = 0; f < fromIdl.size(); f++) {
