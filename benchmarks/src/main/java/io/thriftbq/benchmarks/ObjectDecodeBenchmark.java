@@ -7,7 +7,6 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
-import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
 import io.thriftbq.testing.AllTypes;
@@ -85,9 +84,8 @@ public class ObjectDecodeBenchmark {
         new RandomEventGenerator(
             generator.className(className).protocol(ThriftProtocol.BINARY).build());
     converter =
-        EventConverters.create(
-            ConverterConfig.of(className, ThriftProtocol.BINARY, MetadataColumns.NONE),
-            StorageFormat.TABLE_ROW);
+        EventConverters.tableRows(
+            ConverterConfig.of(className, ThriftProtocol.BINARY, MetadataColumns.NONE));
     deserializer = new TDeserializer(new TBinaryProtocol.Factory());
     events = new byte[SIZE][];
     for (int i = 0; i < SIZE; i++) {

@@ -41,7 +41,7 @@ import org.joda.time.Instant;
  *   <li>on: the "row" BigQueryIO hands back is the {@link FailsafeRow} built from the element, so
  *       the dead letter gets the original Thrift bytes ({@code THRIFT}) and the message id, publish
  *       time and attributes, whatever metadata columns are enabled. The cost is paid for every
- *       element (see {@link RowSink#writeKeepingPayload}).
+ *       element (see {@code Format#writeKeepingPayload}).
  * </ul>
  */
 final class FailedRows {

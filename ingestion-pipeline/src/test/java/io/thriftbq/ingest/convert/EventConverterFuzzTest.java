@@ -171,8 +171,8 @@ class EventConverterFuzzTest {
               ConverterConfig config =
                   ConverterConfig.of(className, p, MetadataColumns.NONE.withUnknownFields(true));
               return new ThriftRowConverter<?, ?>[] {
-                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.TABLE_ROW),
-                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.TABLE_ROW)
+                (ThriftRowConverter<?, ?>) TestConverters.create(config, StorageFormat.TABLE_ROW),
+                (ThriftRowConverter<?, ?>) TestConverters.create(config, StorageFormat.TABLE_ROW)
               };
             });
     ObjectDecodeTest.assertSameOutcome(className, pair[0], pair[1], payload);
@@ -300,8 +300,8 @@ class EventConverterFuzzTest {
                   ConverterConfig.of(
                       ALL_TYPES_CLASS, p, MetadataColumns.ALL.withUnknownFields(true));
               return new ThriftRowConverter<?, ?>[] {
-                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.BEAM_ROW),
-                (ThriftRowConverter<?, ?>) EventConverters.create(config, StorageFormat.BEAM_ROW)
+                (ThriftRowConverter<?, ?>) TestConverters.create(config, StorageFormat.BEAM_ROW),
+                (ThriftRowConverter<?, ?>) TestConverters.create(config, StorageFormat.BEAM_ROW)
               };
             });
     ObjectDecodeTest.assertSameOutcome(ALL_TYPES_CLASS, pair[0], pair[1], payload);

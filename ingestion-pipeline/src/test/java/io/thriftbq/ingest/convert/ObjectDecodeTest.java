@@ -71,7 +71,7 @@ public class ObjectDecodeTest {
   }
 
   private static ThriftRowConverter<?, ?> converter(ConverterConfig config, StorageFormat format) {
-    return (ThriftRowConverter<?, ?>) EventConverters.create(config, format);
+    return (ThriftRowConverter<?, ?>) TestConverters.create(config, format);
   }
 
   private static ConverterConfig config(String className, ThriftProtocol protocol) {
