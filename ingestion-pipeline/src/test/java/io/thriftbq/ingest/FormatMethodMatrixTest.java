@@ -28,12 +28,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessageWithAttributesAndMessageIdCoder;
 import org.apache.beam.sdk.testing.PAssert;
-import org.apache.beam.sdk.testing.TestStream;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.TimestampedValue;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -122,26 +118,7 @@ public class FormatMethodMatrixTest {
   }
 
   private PCollection<PubsubMessage> input(Pipeline pipeline) {
-    List<TimestampedValue<PubsubMessage>> messages = TestData.publishedMessages(EVENTS);
-    if (!unbounded) {
-      return pipeline.apply(
-          Create.timestamped(messages)
-              .withCoder(PubsubMessageWithAttributesAndMessageIdCoder.of()));
-    }
-    TestStream.Builder<PubsubMessage> stream =
-        TestStream.create(PubsubMessageWithAttributesAndMessageIdCoder.of())
-            .advanceWatermarkTo(TestData.PUBLISH_BASE);
-    // Two batches with a watermark step between them, so the write sees more than one bundle.
-    int half = EVENTS / 2;
-    stream =
-        stream.addElements(
-            messages.get(0), messages.subList(1, half).toArray(new TimestampedValue[0]));
-    stream = stream.advanceWatermarkTo(TestData.publishTime(half));
-    stream =
-        stream.addElements(
-            messages.get(half),
-            messages.subList(half + 1, EVENTS).toArray(new TimestampedValue[0]));
-    return pipeline.apply(stream.advanceWatermarkToInfinity());
+    return TestData.input(pipeline, TestData.publishedMessages(EVENTS), unbounded);
   }
 
   /**

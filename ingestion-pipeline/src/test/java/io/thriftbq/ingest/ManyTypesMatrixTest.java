@@ -26,10 +26,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessageWithAttributesAndMessageIdCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.testing.TestStream;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.junit.Test;
@@ -235,24 +232,6 @@ public class ManyTypesMatrixTest {
   }
 
   private PCollection<PubsubMessage> input(Pipeline pipeline) {
-    List<TimestampedValue<PubsubMessage>> messages = messages();
-    if (!unbounded) {
-      return pipeline.apply(
-          Create.timestamped(messages)
-              .withCoder(PubsubMessageWithAttributesAndMessageIdCoder.of()));
-    }
-    TestStream.Builder<PubsubMessage> stream =
-        TestStream.create(PubsubMessageWithAttributesAndMessageIdCoder.of())
-            .advanceWatermarkTo(TestData.PUBLISH_BASE);
-    int half = messages.size() / 2;
-    stream =
-        stream.addElements(
-            messages.get(0), messages.subList(1, half).toArray(new TimestampedValue[0]));
-    stream = stream.advanceWatermarkTo(TestData.publishTime(half));
-    stream =
-        stream.addElements(
-            messages.get(half),
-            messages.subList(half + 1, messages.size()).toArray(new TimestampedValue[0]));
-    return pipeline.apply(stream.advanceWatermarkToInfinity());
+    return TestData.input(pipeline, messages(), unbounded);
   }
 }

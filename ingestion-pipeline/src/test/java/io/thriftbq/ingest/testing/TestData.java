@@ -158,4 +158,30 @@ public final class TestData {
     }
     return Arrays.copyOf(buffer.getArray(), buffer.length());
   }
+
+  /**
+   * {@code messages} as a pipeline's input: bounded ({@code Create}), or unbounded (a TestStream in
+   * two batches with a watermark step between them, so a write sees more than one bundle).
+   */
+  public static org.apache.beam.sdk.values.PCollection<PubsubMessage> input(
+      org.apache.beam.sdk.Pipeline pipeline,
+      List<TimestampedValue<PubsubMessage>> messages,
+      boolean unbounded) {
+    var coder = org.apache.beam.sdk.io.gcp.pubsub.PubsubMessageWithAttributesAndMessageIdCoder.of();
+    if (!unbounded) {
+      return pipeline.apply(
+          org.apache.beam.sdk.transforms.Create.timestamped(messages).withCoder(coder));
+    }
+    int half = messages.size() / 2;
+    org.apache.beam.sdk.testing.TestStream.Builder<PubsubMessage> stream =
+        org.apache.beam.sdk.testing.TestStream.create(coder)
+            .advanceWatermarkTo(PUBLISH_BASE)
+            .addElements(
+                messages.get(0), messages.subList(1, half).toArray(new TimestampedValue[0]))
+            .advanceWatermarkTo(messages.get(half).getTimestamp())
+            .addElements(
+                messages.get(half),
+                messages.subList(half + 1, messages.size()).toArray(new TimestampedValue[0]));
+    return pipeline.apply(stream.advanceWatermarkToInfinity());
+  }
 }
