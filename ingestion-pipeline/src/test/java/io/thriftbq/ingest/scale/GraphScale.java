@@ -8,6 +8,8 @@ import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,6 +53,8 @@ public final class GraphScale {
       int primitives,
       long planAndBuildMillis,
       long translateMillis,
+      long planAndBuildCpuMillis,
+      long translateCpuMillis,
       int steps,
       long jobJsonBytes,
       long stepsJsonBytes,
@@ -82,14 +86,21 @@ public final class GraphScale {
     Path jobFile = work.resolve("job-" + System.nanoTime() + ".json");
     IngestionOptions options = options(config, idl, jobFile);
 
+    // Wall time, and the launching thread's CPU time, which other load on the machine inflates
+    // much less (planning, building and translating run on this one thread).
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long start = System.nanoTime();
+    long startCpu = threads.getCurrentThreadCpuTime();
     Pipeline pipeline = IngestionPipeline.buildPipeline(options);
     long built = System.nanoTime();
+    long builtCpu = threads.getCurrentThreadCpuTime();
     int[] counts = countTransforms(pipeline);
 
     long translateStart = System.nanoTime();
+    long translateStartCpu = threads.getCurrentThreadCpuTime();
     DataflowRunner.fromOptions(options).run(pipeline);
     long translated = System.nanoTime();
+    long translatedCpu = threads.getCurrentThreadCpuTime();
 
     CapturingStager stager =
         (CapturingStager) options.as(DataflowPipelineDebugOptions.class).getStager();
@@ -110,7 +121,10 @@ public final class GraphScale {
       long size = JSON.writeValueAsBytes(step).length;
       if (size > largest) {
         largest = size;
-        largestName = step.path("properties").path("user_name").asText(step.path("name").asText());
+        // The step's user name, shortened to the transform of ours it belongs to.
+        String userName = step.path("properties").path("user_name").path("value").asText();
+        largestName =
+            userName.contains("/") ? userName.substring(0, userName.indexOf('/')) : userName;
       }
     }
     byte[] proto = stager.staged.get(CapturingStager.PIPELINE_FILE);
@@ -124,6 +138,8 @@ public final class GraphScale {
         counts[1],
         (built - start) / 1_000_000,
         (translated - translateStart) / 1_000_000,
+        (builtCpu - startCpu) / 1_000_000,
+        (translatedCpu - translateStartCpu) / 1_000_000,
         steps.size(),
         graph == null ? jobJson.length : jobJson.length + graph.length,
         JSON.writeValueAsBytes(steps).length,
@@ -232,7 +248,8 @@ public final class GraphScale {
 
   /**
    * Prints the table: {@code GraphScale [N...]}, default 1 10 50, for each write method with
-   * PROTO_MESSAGE and AVRO_GENERIC_RECORD, attribute layout, runner v1 and v2.
+   * PROTO_MESSAGE and AVRO_GENERIC_RECORD on runner v1, PROTO_MESSAGE on runner v2, attribute
+   * layout; then the union layout (at-least-once, PROTO_MESSAGE, v1).
    */
   public static void main(String[] args) throws IOException {
     List<Integer> sizes = new ArrayList<>();
@@ -255,12 +272,15 @@ public final class GraphScale {
         work);
     System.out.println(
         "| N | layout | method | format | runner | transforms (composite + primitive) | Dataflow"
-            + " steps | plan + build ms | translate ms | job JSON bytes | steps JSON bytes |"
+            + " steps | plan + build ms, wall (CPU) | translate ms, wall (CPU) | job JSON bytes | steps JSON bytes |"
             + " largest step (bytes) | pipeline proto bytes | graph moved out of request |");
     System.out.println("|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|");
     for (boolean v2 : List.of(false, true)) {
+      // Runner v2 sends no steps (its request is the same ~10 KB whatever the format): one format.
       for (StorageFormat format :
-          List.of(StorageFormat.PROTO_MESSAGE, StorageFormat.AVRO_GENERIC_RECORD)) {
+          v2
+              ? List.of(StorageFormat.PROTO_MESSAGE)
+              : List.of(StorageFormat.PROTO_MESSAGE, StorageFormat.AVRO_GENERIC_RECORD)) {
         for (WriteMethod method : WriteMethod.values()) {
           for (int n : sizes) {
             Measurement m =
@@ -288,7 +308,8 @@ public final class GraphScale {
 
   private static void print(Measurement m) {
     System.out.printf(
-        "| %d | %s | %s | %s | %s | %d (%d + %d) | %d | %d | %d | %,d | %,d | %s (%,d) | %,d | %s |%n",
+        "| %d | %s | %s | %s | %s | %d (%d + %d) | %d | %,d (%,d) | %,d (%,d) | %,d | %,d | %s (%,d) | %,d"
+            + " | %s |%n",
         m.structs(),
         m.layout(),
         m.method(),
@@ -299,7 +320,9 @@ public final class GraphScale {
         m.primitives(),
         m.steps(),
         m.planAndBuildMillis(),
+        m.planAndBuildCpuMillis(),
         m.translateMillis(),
+        m.translateCpuMillis(),
         m.jobJsonBytes(),
         m.stepsJsonBytes(),
         m.largestStep(),
