@@ -257,7 +257,11 @@ public class ManyTypesBenchmark {
       EventRouter.Routed routed =
           router.router.route(corpus.mixPayload[k], corpus.mixAttributes[k]);
       blackhole.consume(
-          converters.byType.get(routed.type()).fromBytes(routed.payload(), METADATA).toByteArray());
+          converters
+              .byType
+              .get(routed.type())
+              .fromBytes(routed.buffer(), routed.offset(), routed.length(), METADATA)
+              .toByteArray());
     }
   }
 
@@ -270,7 +274,11 @@ public class ManyTypesBenchmark {
     for (int k = 0; k < MIX; k++) {
       EventRouter.Routed routed = router.router.route(corpus.mixUnion[k], none);
       blackhole.consume(
-          converters.byType.get(routed.type()).fromBytes(routed.payload(), METADATA).toByteArray());
+          converters
+              .byType
+              .get(routed.type())
+              .fromBytes(routed.buffer(), routed.offset(), routed.length(), METADATA)
+              .toByteArray());
     }
   }
 
@@ -309,7 +317,7 @@ public class ManyTypesBenchmark {
             converters
                 .byType
                 .get(routed.type())
-                .fromBytes(routed.payload(), METADATA)
+                .fromBytes(routed.buffer(), routed.offset(), routed.length(), METADATA)
                 .toByteArray());
       }
     }

@@ -279,13 +279,13 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
    * row-size estimate as the codec tree would; the caller checks the total.
    */
   @Override
-  public @Nullable EncodedRow write(byte[] payload, EventMetadata metadata) {
-    if (root == null || payload == null || payload.length == 0) {
+  public @Nullable EncodedRow write(byte[] buffer, int offset, int length, EventMetadata metadata) {
+    if (root == null || buffer == null || length == 0) {
       return null;
     }
-    in = payload;
-    pos = 0;
-    limit = payload.length;
+    in = buffer;
+    pos = offset;
+    limit = offset + length;
     outPos = 0;
     pendingBool = false;
     try {

@@ -15,7 +15,16 @@ public interface EventConverter<T> {
    * Decodes {@code payload} straight into a row, without building the Thrift object. This is the
    * hot path used when no user function is configured.
    */
-  T fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException;
+  default T fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException {
+    return fromBytes(payload, 0, payload == null ? 0 : payload.length, metadata);
+  }
+
+  /**
+   * {@link #fromBytes(byte[], EventMetadata)} for the {@code length} bytes at {@code offset} of
+   * {@code buffer} (a union's member inside the message), read where they are, not copied.
+   */
+  T fromBytes(byte[] buffer, int offset, int length, EventMetadata metadata)
+      throws ThriftDecodeException;
 
   /** Decodes {@code payload} into the generated Thrift object (for a user function). */
   TBase<?, ?> decode(byte[] payload) throws ThriftDecodeException;

@@ -12,8 +12,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 interface OnePassWriter<R> {
 
   /**
-   * The row of {@code payload}, or null when the general path must decode it. Adds to the rules'
-   * row-size estimate as the codec tree would; the caller checks the total.
+   * The row of the {@code length} bytes at {@code offset} of {@code buffer}, or null when the
+   * general path must decode them. Adds to the rules' row-size estimate as the codec tree would;
+   * the caller checks the total.
    */
-  @Nullable R write(byte[] payload, EventMetadata metadata);
+  @Nullable R write(byte[] buffer, int offset, int length, EventMetadata metadata);
 }

@@ -90,10 +90,15 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   }
 
   @Override
-  public R fromBytes(byte[] payload, EventMetadata metadata) throws ThriftDecodeException {
+  public R fromBytes(byte[] buffer, int offset, int length, EventMetadata metadata)
+      throws ThriftDecodeException {
+    if (buffer != null && (offset < 0 || length < 0 || offset + length > buffer.length)) {
+      throw new IndexOutOfBoundsException(
+          "bytes " + offset + ".." + (offset + length) + " of a " + buffer.length + "-byte buffer");
+    }
     if (direct != null) {
       rules.startRow();
-      R row = direct.write(payload, metadata);
+      R row = direct.write(buffer, offset, length, metadata);
       if (row != null) {
         rules.checkRowSize(metadataBytes(metadata, null));
         directRows++;
@@ -104,11 +109,17 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     long unknownBefore = rules.unknownFieldCount();
     byte[] unknown;
     try {
-      reset(payload);
+      reset(buffer, offset, length);
       rules.startRow();
       values = root.readValues(protocol);
       checkFullyConsumed();
-      unknown = rules.unknownFieldCount() != unknownBefore ? payload : null;
+      // The event's own bytes; a copy only when they are part of a larger message (a union).
+      unknown =
+          rules.unknownFieldCount() == unknownBefore
+              ? null
+              : offset == 0 && length == buffer.length
+                  ? buffer
+                  : Arrays.copyOfRange(buffer, offset, offset + length);
       rules.checkRowSize(metadataBytes(metadata, unknown));
     } catch (TException | RuntimeException e) {
       throw decodeFailure(e);
@@ -302,11 +313,16 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   }
 
   private void reset(byte[] payload) throws ThriftDecodeException, TTransportException {
-    if (payload == null || payload.length == 0) {
+    reset(payload, 0, payload == null ? 0 : payload.length);
+  }
+
+  private void reset(byte[] buffer, int offset, int length)
+      throws ThriftDecodeException, TTransportException {
+    if (buffer == null || length == 0) {
       throw new ThriftDecodeException("Empty payload: the message carries no event bytes");
     }
-    transport.reset(payload);
-    transport.updateKnownMessageSize(payload.length);
+    transport.reset(buffer, offset, length);
+    transport.updateKnownMessageSize(length);
   }
 
   private TProtocol newProtocol() {

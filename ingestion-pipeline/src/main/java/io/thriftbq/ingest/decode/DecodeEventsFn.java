@@ -194,13 +194,15 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
         new EventMetadata(message.getMessageId(), publishTimeMillis, attributes);
 
     int type = 0;
-    byte[] event = payload;
+    int offset = 0;
+    int length = payload == null ? 0 : payload.length;
     if (byType != null) {
       try {
         EventRouter.Routed routed =
             router.route(payload, attributes == null ? Map.of() : attributes);
         type = routed.type();
-        event = routed.payload();
+        offset = routed.offset();
+        length = routed.length();
       } catch (UnroutableException e) {
         failedRoute.inc();
         out.get(deadLettersTag)
@@ -220,7 +222,7 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     R row;
     if (udf == null) {
       try {
-        row = converter.fromBytes(event, metadata);
+        row = converter.fromBytes(payload, offset, length, metadata);
       } catch (ThriftDecodeException e) {
         fail(out, message, metadata, type, Stage.DECODE, e);
         return;
@@ -231,7 +233,11 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     } else {
       TBase<?, ?> decodedEvent;
       try {
-        decodedEvent = converter.decode(event);
+        decodedEvent =
+            converter.decode(
+                payload == null || (offset == 0 && length == payload.length)
+                    ? payload
+                    : java.util.Arrays.copyOfRange(payload, offset, offset + length));
       } catch (ThriftDecodeException | RuntimeException e) {
         fail(out, message, metadata, type, Stage.DECODE, e);
         return;

@@ -90,14 +90,24 @@ public final class EventRouter implements Serializable {
    */
   public Routed route(byte[] payload, Map<String, String> attributes) throws UnroutableException {
     return switch (layout) {
-      case SINGLE -> new Routed(0, payload);
-      case ATTRIBUTE -> new Routed(byAttribute(attributes), payload);
+      case SINGLE -> new Routed(0, payload, 0, payload.length);
+      case ATTRIBUTE -> new Routed(byAttribute(attributes), payload, 0, payload.length);
       case UNION -> byUnionMember(payload);
     };
   }
 
-  /** A routed message: the type's index and the bytes to decode as that type. */
-  public record Routed(int type, byte[] payload) {}
+  /**
+   * A routed message: the type's index and where its event is: the {@code length} bytes at {@code
+   * offset} of {@code buffer} (the message's data; for a union, the member inside it, not copied).
+   */
+  public record Routed(int type, byte[] buffer, int offset, int length) {
+    /** The event's bytes as an array of their own (a copy for a union member). */
+    public byte[] eventBytes() {
+      return offset == 0 && length == buffer.length
+          ? buffer
+          : Arrays.copyOfRange(buffer, offset, offset + length);
+    }
+  }
 
   private int byAttribute(Map<String, String> attributes) throws UnroutableException {
     String name = attributes.get(attribute);
@@ -213,7 +223,7 @@ public final class EventRouter implements Serializable {
               + " does not end with a field stop after its member: the payload is not one "
               + unionName);
     }
-    return new Routed(index, Arrays.copyOfRange(payload, start, end));
+    return new Routed(index, payload, start, end - start);
   }
 
   private UnroutableException noMember() {

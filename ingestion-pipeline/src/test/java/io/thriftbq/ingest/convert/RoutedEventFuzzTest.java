@@ -134,7 +134,12 @@ class RoutedEventFuzzTest {
       String outcome;
       ByteString row = null;
       try {
-        row = formats.bytes().of(converter.fromBytes(routed.payload(), METADATA));
+        row =
+            formats
+                .bytes()
+                .of(
+                    converter.fromBytes(
+                        routed.buffer(), routed.offset(), routed.length(), METADATA));
         outcome = "row";
       } catch (ThriftDecodeException | ConversionException e) {
         assertNotNull(e.getMessage(), "a dead letter without a reason");

@@ -54,7 +54,7 @@ public class EventRouterTest {
             ThriftProtocol.BINARY);
     assertFalse(router.routes());
     byte[] payload = {1, 2, 3};
-    assertSame(payload, router.route(payload, Map.of()).payload());
+    assertSame(payload, router.route(payload, Map.of()).eventBytes());
   }
 
   @Test
@@ -64,7 +64,7 @@ public class EventRouterTest {
     byte[] payload = {9};
     assertEquals(1, router.route(payload, Map.of("thrift_struct", "Refund")).type());
     assertEquals(2, router.route(payload, Map.of("thrift_struct", " shop_events.Click ")).type());
-    assertSame(payload, router.route(payload, Map.of("thrift_struct", "Order")).payload());
+    assertSame(payload, router.route(payload, Map.of("thrift_struct", "Order")).eventBytes());
     assertThat(
         reason(router, payload, Map.of("other", "x")),
         containsString(
@@ -82,7 +82,10 @@ public class EventRouterTest {
       // Event 2 is a Click (member 3), event 0 an Order (member 1); the job takes Click, Order.
       EventRouter.Routed click = router.route(shop.union(2), Map.of());
       assertEquals(protocol + " click", 0, click.type());
-      assertArrayEquals(protocol + " member bytes", shop.struct(2), click.payload());
+      assertArrayEquals(protocol + " member bytes", shop.struct(2), click.eventBytes());
+      byte[] union = shop.union(2);
+      assertSame(
+          protocol + " read in place, not copied", union, router.route(union, Map.of()).buffer());
       assertEquals(protocol + " order", 1, router.route(shop.union(0), Map.of()).type());
       assertThat(
           reason(router, shop.union(1), Map.of()),
