@@ -254,13 +254,16 @@ public class ManyTypesBenchmark {
       Corpus corpus, Converters converters, AttributeRouter router, Blackhole blackhole)
       throws ThriftDecodeException, UnroutableException {
     for (int k = 0; k < MIX; k++) {
-      EventRouter.Routed routed =
-          router.router.route(corpus.mixPayload[k], corpus.mixAttributes[k]);
+      int type = router.router.route(corpus.mixPayload[k], corpus.mixAttributes[k]);
       blackhole.consume(
           converters
               .byType
-              .get(routed.type())
-              .fromBytes(routed.buffer(), routed.offset(), routed.length(), METADATA)
+              .get(type)
+              .fromBytes(
+                  corpus.mixPayload[k],
+                  router.router.eventOffset(),
+                  router.router.eventLength(),
+                  METADATA)
               .toByteArray());
     }
   }
@@ -272,12 +275,16 @@ public class ManyTypesBenchmark {
       throws ThriftDecodeException, UnroutableException {
     Map<String, String> none = Map.of();
     for (int k = 0; k < MIX; k++) {
-      EventRouter.Routed routed = router.router.route(corpus.mixUnion[k], none);
+      int type = router.router.route(corpus.mixUnion[k], none);
       blackhole.consume(
           converters
               .byType
-              .get(routed.type())
-              .fromBytes(routed.buffer(), routed.offset(), routed.length(), METADATA)
+              .get(type)
+              .fromBytes(
+                  corpus.mixUnion[k],
+                  router.router.eventOffset(),
+                  router.router.eventLength(),
+                  METADATA)
               .toByteArray());
     }
   }
@@ -312,12 +319,13 @@ public class ManyTypesBenchmark {
       Map<String, String> attributes =
           Map.of(EventTypes.DEFAULT_STRUCT_ATTRIBUTE, STRUCTS.get(type));
       for (byte[] payload : corpus.events[type]) {
-        EventRouter.Routed routed = router.router.route(payload, attributes);
+        int routed = router.router.route(payload, attributes);
         blackhole.consume(
             converters
                 .byType
-                .get(routed.type())
-                .fromBytes(routed.buffer(), routed.offset(), routed.length(), METADATA)
+                .get(routed)
+                .fromBytes(
+                    payload, router.router.eventOffset(), router.router.eventLength(), METADATA)
                 .toByteArray());
       }
     }

@@ -198,11 +198,9 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     int length = payload == null ? 0 : payload.length;
     if (byType != null) {
       try {
-        EventRouter.Routed routed =
-            router.route(payload, attributes == null ? Map.of() : attributes);
-        type = routed.type();
-        offset = routed.offset();
-        length = routed.length();
+        type = router.route(payload, attributes == null ? Map.of() : attributes);
+        offset = router.eventOffset();
+        length = router.eventLength();
       } catch (UnroutableException e) {
         failedRoute.inc();
         out.get(deadLettersTag)

@@ -19,7 +19,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * wraps every type ({@link EventTypes.Layout#UNION}, read from the member's field header alone; the
  * member's bytes are then decoded as that struct). A message it cannot place is a ROUTE dead letter
  * whose reason names the structs the job takes. Small and serializable; not thread-safe in use (one
- * per DoFn instance is what the decoder keeps).
+ * per DoFn instance is what the decoder keeps): where the routed event lies is kept in the router
+ * ({@link #eventOffset}, {@link #eventLength}) rather than in an object per message.
  */
 public final class EventRouter implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -39,6 +40,9 @@ public final class EventRouter implements Serializable {
 
   private final Map<Short, String> memberNames;
   private final String unionName;
+
+  private transient int eventOffset;
+  private transient int eventLength;
 
   private EventRouter(EventTypes types, ThriftProtocol protocol) {
     this.layout = types.layout();
@@ -83,30 +87,38 @@ public final class EventRouter implements Serializable {
   }
 
   /**
-   * Where {@code payload} goes.
+   * The index of the type {@code payload} holds; its event is then the {@link #eventLength} bytes
+   * at {@link #eventOffset} of {@code payload} (the whole message, or a union's member inside it,
+   * not copied), until the next call.
    *
    * @param attributes the message's attributes (a header map on other sources)
    * @throws UnroutableException with the reason for the dead letter
    */
-  public Routed route(byte[] payload, Map<String, String> attributes) throws UnroutableException {
+  public int route(byte[] payload, Map<String, String> attributes) throws UnroutableException {
+    eventOffset = 0;
+    eventLength = payload == null ? 0 : payload.length;
     return switch (layout) {
-      case SINGLE -> new Routed(0, payload, 0, payload.length);
-      case ATTRIBUTE -> new Routed(byAttribute(attributes), payload, 0, payload.length);
+      case SINGLE -> 0;
+      case ATTRIBUTE -> byAttribute(attributes);
       case UNION -> byUnionMember(payload);
     };
   }
 
-  /**
-   * A routed message: the type's index and where its event is: the {@code length} bytes at {@code
-   * offset} of {@code buffer} (the message's data; for a union, the member inside it, not copied).
-   */
-  public record Routed(int type, byte[] buffer, int offset, int length) {
-    /** The event's bytes as an array of their own (a copy for a union member). */
-    public byte[] eventBytes() {
-      return offset == 0 && length == buffer.length
-          ? buffer
-          : Arrays.copyOfRange(buffer, offset, offset + length);
-    }
+  /** Where the last routed message's event starts in it. */
+  public int eventOffset() {
+    return eventOffset;
+  }
+
+  /** How long the last routed message's event is. */
+  public int eventLength() {
+    return eventLength;
+  }
+
+  /** The last routed event's bytes as an array of their own (a copy for a union member). */
+  public byte[] eventBytes(byte[] payload) {
+    return eventOffset == 0 && eventLength == payload.length
+        ? payload
+        : Arrays.copyOfRange(payload, eventOffset, eventOffset + eventLength);
   }
 
   private int byAttribute(Map<String, String> attributes) throws UnroutableException {
@@ -136,7 +148,7 @@ public final class EventRouter implements Serializable {
    * two bytes; COMPACT writes the id's delta (from 0) and the type in one byte, or the type and
    * then the id as a zigzag varint. The member's bytes follow and the union's field stop ends it.
    */
-  private Routed byUnionMember(byte[] payload) throws UnroutableException {
+  private int byUnionMember(byte[] payload) throws UnroutableException {
     if (payload == null || payload.length == 0) {
       throw new UnroutableException("Empty payload: the message carries no " + unionName);
     }
@@ -223,7 +235,9 @@ public final class EventRouter implements Serializable {
               + " does not end with a field stop after its member: the payload is not one "
               + unionName);
     }
-    return new Routed(index, payload, start, end - start);
+    eventOffset = start;
+    eventLength = end - start;
+    return index;
   }
 
   private UnroutableException noMember() {
