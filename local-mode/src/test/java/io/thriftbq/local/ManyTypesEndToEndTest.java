@@ -173,15 +173,11 @@ public class ManyTypesEndToEndTest {
   /** The dead-letter table holds the malformed messages, by (stage, struct), and nothing else. */
   private static void assertDeadLettersExactly(
       EmulatorStack stack,
-      LocalRunConfig config,
-      EventMix mix,
+      List<MalformedMessages.Malformed> malformed,
       String base,
       boolean union,
       String context)
       throws Exception {
-    List<MalformedMessages.Malformed> malformed =
-        MalformedMessages.create(
-            config.malformedCount(), config.seed(), mix, mix.generator(0).config().protocol());
     Map<String, Long> expected = new TreeMap<>();
     Set<MalformedMessages.Kind> kinds = new HashSet<>();
     for (MalformedMessages.Malformed bad : malformed) {
