@@ -83,7 +83,7 @@ public final class LocalRun {
 
     double encodedBytesPerElement =
         config.manyTypes()
-            ? Double.NaN
+            ? ElementSizes.meanEncodedBytes(ingestArgs, mix, RunResult.ENCODED_SIZE_SAMPLE)
             : ElementSizes.meanEncodedBytes(ingestArgs, generator, RunResult.ENCODED_SIZE_SAMPLE);
     HandOffLatencyProbe.reset();
     long startNanos = System.nanoTime();
