@@ -58,7 +58,7 @@ final class ElementSizes {
         }
       }
       args.add("--thriftStruct=" + mix.type(type).qualifiedName());
-      args.add("--outputTable=p:d.measure_" + mix.type(type).tableName());
+      args.add("--outputTable=local-project:local_dataset.measure_" + mix.type(type).tableName());
       IngestionOptions options =
           PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
       // The bare struct: a union-wrapped event decodes as the union, not as its member.

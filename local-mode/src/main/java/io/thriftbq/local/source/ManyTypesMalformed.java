@@ -44,18 +44,30 @@ final class ManyTypesMalformed {
     this.union = types.layout() == EventTypes.Layout.UNION;
   }
 
-  /** The kinds of this layout, in the order they cycle. */
+  /**
+   * The kinds of this layout, in the order they cycle: routing failures interleaved with the
+   * damaged events, so that even a handful of malformed messages holds both.
+   */
   List<Kind> kinds() {
-    List<Kind> kinds = new ArrayList<>(Kind.COMMON);
+    List<Kind> routing = new ArrayList<>();
     if (union) {
-      kinds.add(Kind.EMPTY_UNION);
-      kinds.add(Kind.UNKNOWN_MEMBER);
+      routing.add(Kind.EMPTY_UNION);
       if (nonStructMember() != null) {
-        kinds.add(Kind.NON_STRUCT_MEMBER);
+        routing.add(Kind.NON_STRUCT_MEMBER);
       }
+      routing.add(Kind.UNKNOWN_MEMBER);
     } else {
-      kinds.add(Kind.MISSING_STRUCT);
-      kinds.add(Kind.UNKNOWN_STRUCT);
+      routing.add(Kind.MISSING_STRUCT);
+      routing.add(Kind.UNKNOWN_STRUCT);
+    }
+    List<Kind> kinds = new ArrayList<>();
+    for (int i = 0; i < Math.max(Kind.COMMON.size(), routing.size()); i++) {
+      if (i < Kind.COMMON.size()) {
+        kinds.add(Kind.COMMON.get(i));
+      }
+      if (i < routing.size()) {
+        kinds.add(routing.get(i));
+      }
     }
     return kinds;
   }
