@@ -128,7 +128,9 @@ public record TableReport(List<Row> rows, Row total, List<Long> misplaced) {
   /** The per-table lines of the text report. */
   String format() {
     StringBuilder s = new StringBuilder();
-    int width = Math.max(12, rows.stream().mapToInt(r -> r.table().length()).max().orElse(0));
+    String totalName = "total (dead letters: all stages)";
+    int width =
+        Math.max(totalName.length(), rows.stream().mapToInt(r -> name(r).length()).max().orElse(0));
     s.append(
         String.format(
             "Per table         %-" + width + "s %9s %9s %8s %10s %12s %7s%n",
@@ -140,10 +142,14 @@ public record TableReport(List<Row> rows, Row total, List<Long> misplaced) {
             "dead letters",
             "p99 ms"));
     for (Row row : rows) {
-      s.append(line(row, width, row.table() + " (" + row.struct() + ")"));
+      s.append(line(row, width, name(row)));
     }
-    s.append(line(total, width, "total (dead letters: all stages)"));
+    s.append(line(total, width, totalName));
     return s.toString();
+  }
+
+  private static String name(Row row) {
+    return row.table() + " (" + row.struct() + ")";
   }
 
   private static String line(Row row, int width, String name) {
