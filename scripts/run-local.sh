@@ -22,6 +22,10 @@ Prerequisites (checked, and installed where the project can):
       gcloud components install pubsub-emulator beta
     or, for an apt-installed CLI: sudo apt-get install google-cloud-cli-pubsub-emulator
 
+Many event types (one table per struct; see docs/LOCAL.md "Many event types"):
+  scripts/run-local.sh --idl thrift-common/src/main/idl/shop_events.thrift --structs Order:5,Refund:1,Click:94
+  scripts/run-local.sh --idl thrift-common/src/main/idl/shop_events.thrift --union AnyEvent
+
 Environment:
   SKIP_BUILD=1      use the existing jar even if sources changed
   JAVA_OPTS         extra JVM flags (default -Xmx2g)

@@ -52,6 +52,9 @@ public final class LocalRunner {
       LocalRunConfig one =
           config.forComparedStep(step, "compare_step" + step.number() + "_" + suffix);
       LocalReport report = new LocalRun(stack, one, out).execute();
+      // The cancelled step's cached append clients keep their emulator streams (and worker
+      // threads) open; the next steps would find the emulator answering nothing.
+      org.apache.beam.sdk.io.gcp.bigquery.StorageApiClientCaches.closeAll();
       out.print(report.format());
       reports.add(report);
       figures.add(StepFigures.of(step, report));

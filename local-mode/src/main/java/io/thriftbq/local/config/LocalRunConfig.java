@@ -36,6 +36,9 @@ public final class LocalRunConfig implements Cloneable {
   String idlIncludePath;
   String struct;
   String idField;
+  String structs;
+  String union;
+  String structAttribute;
   LocalEngine engine = LocalEngine.fromSystemProperties();
   boolean compareSteps;
   List<TuningStep> compareList = TuningStep.all();
@@ -181,6 +184,29 @@ public final class LocalRunConfig implements Cloneable {
     return this;
   }
 
+  /**
+   * Many event types of {@code file}: {@code structList} (names, weights allowed: Order:5,Click:95)
+   * named by an attribute, or, with {@code unionName}, the union's members ({@code structList} then
+   * narrows them; may be null).
+   */
+  public LocalRunConfig manyTypes(String file, String structList, String unionName) {
+    idl = file;
+    struct = null;
+    structs = structList;
+    union = unionName;
+    return this;
+  }
+
+  public LocalRunConfig structAttribute(String name) {
+    structAttribute = name;
+    return this;
+  }
+
+  /** Whether the run has several event types ({@code --structs} or {@code --union}). */
+  public boolean manyTypes() {
+    return structs != null || union != null;
+  }
+
   public LocalRunConfig idField(String path) {
     idField = path;
     return this;
@@ -191,7 +217,7 @@ public final class LocalRunConfig implements Cloneable {
     if (idl == null) {
       return List.of("--thriftClassName=" + EVENT_CLASS);
     }
-    return idlArgs();
+    return idlArgs(false);
   }
 
   /** The flags that name the struct, for the data generator. */
@@ -199,17 +225,38 @@ public final class LocalRunConfig implements Cloneable {
     if (idl == null) {
       return List.of("--className=" + EVENT_CLASS);
     }
-    return idlArgs();
+    return idlArgs(true);
   }
 
-  private List<String> idlArgs() {
+  /** The ingestion pipeline takes names only; the generator also their weights. */
+  private List<String> idlArgs(boolean weights) {
     List<String> args = new ArrayList<>();
     args.add("--thriftIdl=" + Paths.get(idl).toAbsolutePath());
-    args.add("--thriftStruct=" + struct);
+    if (struct != null) {
+      args.add("--thriftStruct=" + struct);
+    }
+    if (structs != null) {
+      args.add("--thriftStructs=" + (weights ? structs : withoutWeights(structs)));
+    }
+    if (union != null) {
+      args.add("--thriftUnion=" + union);
+    }
+    if (structAttribute != null) {
+      args.add("--structAttribute=" + structAttribute);
+    }
     if (idlIncludePath != null) {
       args.add("--thriftIdlIncludePath=" + idlIncludePath);
     }
     return args;
+  }
+
+  private static String withoutWeights(String list) {
+    List<String> names = new ArrayList<>();
+    for (String item : list.split(",")) {
+      int colon = item.lastIndexOf(':');
+      names.add((colon < 0 ? item : item.substring(0, colon)).trim());
+    }
+    return String.join(",", names);
   }
 
   public String idField() {

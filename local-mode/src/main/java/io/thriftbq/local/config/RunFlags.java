@@ -23,6 +23,13 @@ final class RunFlags {
         "",
         "  --idl FILE              your Thrift IDL, read at launch (no code generator, no build)",
         "  --struct NAME           the struct of --idl each event holds (FILE.Name if ambiguous)",
+        "  --structs LIST          many event types: structs of --idl, comma-separated, each",
+        "                          with an optional weight (Order:5,Refund:1,Click:94); one",
+        "                          table per struct (TABLE_{struct}), one dead-letter table",
+        "  --union NAME            many event types wrapped in a union of --idl: every message",
+        "                          is the union (--structs then narrows and weighs its members)",
+        "  --struct-attribute NAME the attribute naming each message's struct (default",
+        "                          thrift_struct; not with --union)",
         "  --idl-include DIRS      comma-separated directories for the IDL's includes",
         "  --id-field PATH         a field (dotted path) whose values identify events: the report",
         "                          also checks that the table holds exactly the generated values",
@@ -43,7 +50,8 @@ final class RunFlags {
         "                          AVRO_GENERIC_RECORD or PROTO_MESSAGE",
         "  --timeout SECONDS       give up waiting for events after this long (default 300)",
         "  --report FILE           also write the report as JSON to FILE",
-        "  --table NAME            output table (default events_stepN)",
+        "  --table NAME            output table (default events_stepN); with many types",
+        "                          NAME_{struct} per struct and NAME_dead_letter",
         "  --generator-pipeline    publish with the generator pipeline (DirectRunner) instead of",
         "                          the paced in-process publisher; a bounded generator pipeline",
         "                          publishes everything at its end on the DirectRunner, so rate",
@@ -72,8 +80,9 @@ final class RunFlags {
         "  --keep                  keep the emulators' data directory and logs",
         "  --help                  this text",
         "",
-        "Exit status: 0 when every event is accounted for (written or dead-lettered) and an",
-        "exactly-once step (4-6) wrote no duplicates; 1 otherwise; 2 for bad arguments.");
+        "Exit status: 0 when every event is accounted for (written to its struct's table or",
+        "dead-lettered) and an exactly-once step (4-6) wrote no duplicates in any table; 1",
+        "otherwise; 2 for bad arguments.");
   }
 
   public static LocalRunConfig parse(String[] args) {
@@ -193,6 +202,15 @@ final class RunFlags {
         case "--id-field":
           config.idField = value;
           break;
+        case "--structs":
+          config.structs = value;
+          break;
+        case "--union":
+          config.union = value;
+          break;
+        case "--struct-attribute":
+          config.structAttribute = value;
+          break;
         case "--engine":
           config.engine = config.engine.withKind(LocalEngine.Kind.parse(value));
           break;
@@ -239,10 +257,33 @@ final class RunFlags {
     if (config.table != null && !config.table.matches("[A-Za-z_][A-Za-z0-9_]{0,200}")) {
       throw new IllegalArgumentException("--table must be a plain BigQuery table name");
     }
-    if ((config.idl == null) != (config.struct == null)) {
+    boolean many = config.structs != null || config.union != null;
+    if (config.struct != null && many) {
       throw new IllegalArgumentException(
-          "--idl and --struct go together: --idl names your .thrift file, --struct the struct of"
-              + " it that each event holds");
+          "--struct names one event type; --structs (or --union) names several: give one of them");
+    }
+    if (config.idl == null ? config.struct != null || many : config.struct == null && !many) {
+      throw new IllegalArgumentException(
+          "--idl and --struct go together (or --idl and --structs or --union): --idl names your"
+              + " .thrift file, --struct the struct of it that each event holds, --structs several");
+    }
+    if (config.structAttribute != null && config.structs == null) {
+      throw new IllegalArgumentException(
+          "--struct-attribute names the attribute of --structs; a union (--union) needs none");
+    }
+    if (config.structAttribute != null && config.union != null) {
+      throw new IllegalArgumentException(
+          "--struct-attribute goes with --structs alone: with --union the union's member names"
+              + " the struct");
+    }
+    if (config.structAttribute != null
+        && !config.structAttribute.matches("[A-Za-z_][A-Za-z0-9_.-]{0,200}")) {
+      throw new IllegalArgumentException("--struct-attribute must be a plain attribute name");
+    }
+    if (many && config.idField != null) {
+      throw new IllegalArgumentException(
+          "--id-field names a field of one struct; with --structs or --union events are matched"
+              + " by their event_id attribute, per table");
     }
     if (config.idlIncludePath != null && config.idl == null) {
       throw new IllegalArgumentException("--idl-include needs --idl");

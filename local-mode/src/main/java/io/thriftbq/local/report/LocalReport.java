@@ -70,6 +70,12 @@ public final class LocalReport {
   public final List<String> malformedMissing = new ArrayList<>();
   public final List<String> malformedWrongStage = new ArrayList<>();
 
+  /** With many types: malformed messages whose dead letter names another struct than expected. */
+  public final List<String> malformedWrongStruct = new ArrayList<>();
+
+  /** With many types: each event table's figures and the total; else null. */
+  TableReport tables;
+
   /** Valid generated events that were dead-lettered: id → stage. */
   public final Map<Long, String> validEventsDeadLettered = new TreeMap<>();
 
@@ -103,7 +109,9 @@ public final class LocalReport {
       table.duplicates().forEach((id, n) -> report.duplicates.merge(id, n, Long::sum));
     }
     report.distinctEventIds = seen.size();
+    Map<String, String> malformedStructs = new TreeMap<>();
     for (DeadLetterContents table : result.deadLetterTables()) {
+      malformedStructs.putAll(table.malformedStructs());
       report.deadLetters += table.rows();
       table.byStage().forEach((stage, n) -> report.deadLettersByStage.merge(stage, n, Long::sum));
       table
@@ -118,15 +126,17 @@ public final class LocalReport {
       String stage = report.malformedStages.get(bad.id());
       if (stage == null) {
         report.malformedMissing.add(bad.id());
-      } else if (!stage.equals(bad.kind().expectedStage().name())) {
+      } else if (!stage.equals(bad.expectedStage().name())) {
         report.malformedWrongStage.add(
-            bad.id()
-                + " ("
-                + bad.kind()
-                + "): "
-                + stage
-                + ", expected "
-                + bad.kind().expectedStage());
+            bad.id() + " (" + bad.kind() + "): " + stage + ", expected " + bad.expectedStage());
+      }
+      if (stage != null && result.typeMix() != null) {
+        String want = bad.expectedStruct() == null ? "" : bad.expectedStruct();
+        String got = malformedStructs.getOrDefault(bad.id(), "");
+        if (!want.equals(got)) {
+          report.malformedWrongStruct.add(
+              bad.id() + " (" + bad.kind() + "): struct '" + got + "', expected '" + want + "'");
+        }
       }
     }
     for (long id = 0; id < config.events(); id++) {
@@ -140,6 +150,7 @@ public final class LocalReport {
       report.idFieldMissing.addAll(idField.missing());
       report.idFieldUnexpected.addAll(idField.unexpected());
     }
+    report.tables = TableReport.of(result, report);
     report.judge(idField);
     report.json = ReportJson.of(report, result);
     return report;
@@ -182,6 +193,18 @@ public final class LocalReport {
         warnings.add(text + "; allowed for at-least-once writes");
       }
     }
+    if (tables != null && !tables.misplaced().isEmpty()) {
+      problems.add(
+          tables.misplaced().size()
+              + " event(s) written to another struct's table, e.g. "
+              + tables.misplaced().subList(0, Math.min(5, tables.misplaced().size())));
+    }
+    if (!malformedWrongStruct.isEmpty()) {
+      warnings.add(
+          malformedWrongStruct.size()
+              + " malformed message(s) dead-lettered with an unexpected struct, e.g. "
+              + malformedWrongStruct.get(0));
+    }
     if (!malformedWrongStage.isEmpty()) {
       warnings.add(
           malformedWrongStage.size()
@@ -197,6 +220,11 @@ public final class LocalReport {
 
   long duplicateExtraRows() {
     return rowsInTable - rowsWithoutEventId - distinctEventIds;
+  }
+
+  /** With many types: each event table's figures and the total; else null. */
+  public TableReport tables() {
+    return tables;
   }
 
   public boolean ok() {
@@ -257,6 +285,9 @@ public final class LocalReport {
         String.format(
             "Dead letters      %d %s; malformed found %d/%d%n",
             deadLetters, deadLettersByStage, malformedStages.size(), malformedPublished));
+    if (tables != null) {
+      s.append(tables.format());
+    }
     JsonNode t = json.path("throughput");
     s.append(
         String.format(

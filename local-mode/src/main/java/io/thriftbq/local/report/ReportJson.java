@@ -49,6 +49,10 @@ final class ReportJson {
     ArrayNode missingSample = written.putArray("missing_sample");
     report.missingIds.stream().limit(20).forEach(missingSample::add);
 
+    if (report.tables != null) {
+      report.tables.putJson(root);
+    }
+
     ObjectNode dead = root.putObject("dead_letters");
     dead.put("total", report.deadLetters);
     ObjectNode byStage = dead.putObject("by_stage");
@@ -58,6 +62,16 @@ final class ReportJson {
     ArrayNode wrong = dead.putArray("malformed_wrong_stage");
     report.malformedWrongStage.stream().limit(20).forEach(wrong::add);
     dead.put("valid_events_dead_lettered", report.validEventsDeadLettered.size());
+    if (result.typeMix() != null) {
+      ObjectNode byStruct = dead.putObject("by_struct");
+      for (DeadLetterContents table : result.deadLetterTables()) {
+        table
+            .byStruct()
+            .forEach((struct, n) -> byStruct.put(struct.isEmpty() ? "(none)" : struct, n));
+      }
+      ArrayNode wrongStruct = dead.putArray("malformed_wrong_struct");
+      report.malformedWrongStruct.stream().limit(20).forEach(wrongStruct::add);
+    }
 
     putThroughput(root.putObject("throughput"), report, result);
     putCosts(root.putObject("costs"), result);

@@ -10,6 +10,8 @@ import java.util.Map;
  * @param malformedStages malformed message id → stage(s) it was dead-lettered at
  * @param validEvents generated event id → stage, for valid events that were dead-lettered
  * @param unreadableEventIds {@code event_id} values that are not numbers
+ * @param byStruct rows by their {@code struct} column ("" when empty: UNPACK, ROUTE)
+ * @param malformedStructs malformed message id → the {@code struct} column of its dead letter
  */
 public record DeadLetterContents(
     String table,
@@ -19,8 +21,12 @@ public record DeadLetterContents(
     Map<String, String> malformedStages,
     Map<Long, String> validEvents,
     List<String> unreadableEventIds,
-    List<JsonNode> samples) {
+    List<JsonNode> samples,
+    Map<String, Long> byStruct,
+    Map<String, String> malformedStructs) {
   public DeadLetterContents {
+    byStruct = Map.copyOf(byStruct);
+    malformedStructs = Map.copyOf(malformedStructs);
     byStage = Map.copyOf(byStage);
     malformedStages = Map.copyOf(malformedStages);
     validEvents = Map.copyOf(validEvents);
@@ -30,6 +36,6 @@ public record DeadLetterContents(
 
   public static DeadLetterContents missing(String table) {
     return new DeadLetterContents(
-        table, false, 0, Map.of(), Map.of(), Map.of(), List.of(), List.of());
+        table, false, 0, Map.of(), Map.of(), Map.of(), List.of(), List.of(), Map.of(), Map.of());
   }
 }

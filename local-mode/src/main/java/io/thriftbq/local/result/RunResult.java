@@ -29,6 +29,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *     say
  * @param idField the {@code --id-field} check, null without the flag
  * @param problems what went wrong while publishing or following
+ * @param typeMix with many event types, each event's struct and table; else null
+ * @param latencyByTable hand-off latencies per event table (all samples)
+ * @param steadyLatencyByTable the same, for events created after the warm-up
  */
 public record RunResult(
     LocalRunConfig config,
@@ -51,7 +54,10 @@ public record RunResult(
     List<EventTableContents> eventTables,
     List<DeadLetterContents> deadLetterTables,
     @Nullable IdFieldCheck idField,
-    List<String> problems) {
+    List<String> problems,
+    @Nullable TypeMix typeMix,
+    Map<String, long[]> latencyByTable,
+    Map<String, long[]> steadyLatencyByTable) {
 
   /** Events created this soon after the pipeline was started wait for the engine to start. */
   public static final long WARMUP_MILLIS = 10_000;
@@ -73,5 +79,7 @@ public record RunResult(
     eventTables = List.copyOf(eventTables);
     deadLetterTables = List.copyOf(deadLetterTables);
     problems = List.copyOf(problems);
+    latencyByTable = Map.copyOf(latencyByTable);
+    steadyLatencyByTable = Map.copyOf(steadyLatencyByTable);
   }
 }

@@ -1,6 +1,7 @@
 package io.thriftbq.local.run;
 
 import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.datagen.EventMix;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
@@ -9,8 +10,10 @@ import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.ingest.schema.EventSchemas;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -37,6 +40,49 @@ final class ElementSizes {
     }
   }
 
+  /**
+   * With many event types: each of the first {@code events} generated events converted by the plan
+   * of its own struct (a single-struct plan with the run's other flags) and encoded; the mean over
+   * all of them, so each struct weighs by its share of the events.
+   */
+  static double meanEncodedBytes(List<String> ingestionArgs, EventMix mix, int events) {
+    long total = 0;
+    for (int type = 0; type < mix.size(); type++) {
+      List<String> args = new ArrayList<>();
+      for (String arg : ingestionArgs) {
+        if (!arg.startsWith("--thriftStructs=")
+            && !arg.startsWith("--thriftUnion=")
+            && !arg.startsWith("--structAttribute=")
+            && !arg.startsWith("--outputTable=")) {
+          args.add(arg);
+        }
+      }
+      args.add("--thriftStruct=" + mix.type(type).qualifiedName());
+      args.add("--outputTable=local-project:local_dataset.measure_" + mix.type(type).tableName());
+      IngestionOptions options =
+          PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(IngestionOptions.class);
+      // The bare struct: a union-wrapped event decodes as the union, not as its member.
+      RandomEventGenerator generator = new RandomEventGenerator(mix.generator(type).config());
+      int chosen = type;
+      IngestionPlan plan = IngestionPlan.of(options, IngestionPlan.Input.PUBSUB);
+      try {
+        total +=
+            Math.round(
+                mean(
+                        plan.sink(),
+                        plan.decoding(),
+                        plan.schemas(),
+                        generator,
+                        events,
+                        n -> mix.chooseType(n) == chosen)
+                    * events);
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot measure the encoded elements: " + e, e);
+      }
+    }
+    return total / (double) events;
+  }
+
   private static <R, E> double mean(
       EventSink<R, E> sink,
       ConverterConfig decoding,
@@ -44,11 +90,26 @@ final class ElementSizes {
       RandomEventGenerator generator,
       int events)
       throws Exception {
+    return mean(sink, decoding, schemas, generator, events, n -> true);
+  }
+
+  /** The summed size of the included events among the first {@code events}, over {@code events}. */
+  private static <R, E> double mean(
+      EventSink<R, E> sink,
+      ConverterConfig decoding,
+      EventSchemas schemas,
+      RandomEventGenerator generator,
+      int events,
+      LongPredicate included)
+      throws Exception {
     EventConverter<R> converter = sink.format().newConverter(decoding);
     Coder<E> coder = sink.coder(schemas);
     long total = 0;
     long now = System.currentTimeMillis();
     for (int i = 0; i < events; i++) {
+      if (!included.test(i)) {
+        continue;
+      }
       byte[] payload = generator.serialize(i);
       EventMetadata metadata =
           new EventMetadata(

@@ -10,8 +10,7 @@ import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.stack.EmulatorStack;
-import io.thriftbq.schema.ThriftSource;
-import io.thriftbq.schema.ThriftSources;
+import io.thriftbq.schema.EventTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
@@ -38,14 +37,23 @@ public final class EmulatorTables {
   public static void create(EmulatorStack stack, RunTables tables, List<String> structArgs)
       throws Exception {
     IngestionOptions options = adminOptions(stack, structArgs);
-    ThriftSource source =
-        ThriftSources.choose(options, "--thriftClassName", options.getThriftClassName());
-    TableSchema events = EventSchemas.of(source, MetadataColumns.ALL).tableSchema();
+    EventTypes types =
+        EventTypes.choose(options, "--thriftClassName", options.getThriftClassName(), false);
     try (BigQueryServices.DatasetService datasets =
         new BigQueryServicesImpl().getDatasetService(options)) {
       for (RunTables.Table table : tables.all()) {
-        TableSchema schema =
-            table.kind() == RunTables.Kind.EVENTS ? events : DeadLetterSchema.tableSchema();
+        TableSchema schema;
+        if (table.kind() == RunTables.Kind.DEAD_LETTERS) {
+          schema = DeadLetterSchema.tableSchema();
+        } else {
+          EventTypes.EventType type =
+              table.struct() == null ? types.types().get(0) : types.byName(table.struct());
+          if (type == null) {
+            throw new IllegalArgumentException(
+                "table " + table.name() + ": no struct " + table.struct() + " in " + structArgs);
+          }
+          schema = EventSchemas.of(type.source(), MetadataColumns.ALL).tableSchema();
+        }
         createIfMissing(datasets, stack, table.name(), schema);
       }
     }

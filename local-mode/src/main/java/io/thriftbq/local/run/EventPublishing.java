@@ -1,7 +1,7 @@
 package io.thriftbq.local.run;
 
 import io.thriftbq.datagen.DatagenPipeline;
-import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.datagen.EventMix;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.engine.PipelineControl;
 import io.thriftbq.local.progress.PipelineMetrics;
@@ -36,7 +36,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
       LocalRunConfig config,
       EventSource source,
       List<String> generatorArgs,
-      RandomEventGenerator generator,
+      EventMix generator,
       List<MalformedMessages.Malformed> malformed) {
     this.malformedCount = malformed.size();
     if (config.generatorPipeline()) {
@@ -67,7 +67,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
       LocalRunConfig config,
       EventSource source,
       List<String> generatorArgs,
-      RandomEventGenerator generator,
+      EventMix generator,
       List<MalformedMessages.Malformed> malformed) {
     return new EventPublishing(config, source, generatorArgs, generator, malformed);
   }

@@ -1,5 +1,6 @@
 package io.thriftbq.local.run;
 
+import io.thriftbq.datagen.EventMix;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.local.config.LocalRunConfig;
@@ -14,6 +15,7 @@ import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.IdFieldCheck;
 import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.result.TypeMix;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
 import io.thriftbq.local.source.PubsubSource;
@@ -59,29 +61,36 @@ public final class LocalRun {
 
   /** Runs, and returns what was observed. */
   public RunResult observe() throws Exception {
-    RunTables tables = RunTables.forOutputTable(config.tableName());
     EventSource source = PubsubSource.create(stack, "events-step" + config.step().number());
-    if (config.step().connectionPool()) {
+    List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
+    EventMix mix = GeneratorArgs.mixFor(genArgs);
+    RunTables tables = RunTables.forTypes(config.tableName(), mix.eventTypes());
+    if (config.step().connectionPool() || config.manyTypes()) {
+      // The pooled writer needs its tables to exist; with many types every table is made up
+      // front, so a run never waits on the pipeline's own creation of one per struct.
       EmulatorTables.create(stack, tables, config.ingestionStructArgs());
     }
     List<String> ingestArgs = IngestionArgs.of(config).toList(source, stack.bigquery(), tables);
-    List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
-    RandomEventGenerator generator = GeneratorArgs.generatorFor(genArgs);
+    RandomEventGenerator generator = mix.generator(0);
     // Checked before anything starts: a wrong path fails the run at once.
     LongFunction<String> idOf =
         config.idField() == null ? null : IdFields.of(generator, config.idField());
     List<MalformedMessages.Malformed> malformed =
-        MalformedMessages.create(config.malformedCount(), config.seed(), generator::serialize);
+        MalformedMessages.create(
+            config.malformedCount(), config.seed(), mix, generator.config().protocol());
+    TypeMix typeMix = config.manyTypes() ? typeMix(mix, tables) : null;
     printStart(source, tables, malformed.size());
 
     double encodedBytesPerElement =
-        ElementSizes.meanEncodedBytes(ingestArgs, generator, RunResult.ENCODED_SIZE_SAMPLE);
+        config.manyTypes()
+            ? ElementSizes.meanEncodedBytes(ingestArgs, mix, RunResult.ENCODED_SIZE_SAMPLE)
+            : ElementSizes.meanEncodedBytes(ingestArgs, generator, RunResult.ENCODED_SIZE_SAMPLE);
     HandOffLatencyProbe.reset();
     long startNanos = System.nanoTime();
     long startEpochMillis = System.currentTimeMillis();
     PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
     try (EventPublishing publishing =
-        EventPublishing.start(config, source, genArgs, generator, malformed)) {
+        EventPublishing.start(config, source, genArgs, mix, malformed)) {
       Progress progress =
           new ProgressFollower(config, stack, new TableQueries(stack, tables), out)
               .follow(ingestion, publishing, startNanos);
@@ -130,10 +139,36 @@ public final class LocalRun {
           eventTables,
           deadLetterTables,
           idField,
-          problems);
+          problems,
+          typeMix,
+          latencyByTable(tables, 0),
+          latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS));
     } finally {
       PipelineControl.cancelQuietly(ingestion);
     }
+  }
+
+  /** Each generated event's type, as the publisher (and the generator pipeline) chooses it. */
+  private TypeMix typeMix(EventMix mix, RunTables tables) {
+    byte[] types = new byte[Math.toIntExact(config.events())];
+    for (int id = 0; id < types.length; id++) {
+      types[id] = (byte) mix.chooseType(id / config.recordsPerMessage());
+    }
+    List<String> structs = new ArrayList<>();
+    Map<String, String> tableOf = new LinkedHashMap<>();
+    for (int i = 0; i < mix.size(); i++) {
+      structs.add(mix.name(i));
+      tableOf.put(mix.name(i), tables.tableOf(mix.name(i)));
+    }
+    return new TypeMix(structs, tableOf, types);
+  }
+
+  private static Map<String, long[]> latencyByTable(RunTables tables, long fromEpochMillis) {
+    Map<String, long[]> out = new LinkedHashMap<>();
+    for (String table : tables.eventTables()) {
+      out.put(table, HandOffLatencyProbe.samplesOfTable(table, fromEpochMillis));
+    }
+    return out;
   }
 
   private void printStart(EventSource source, RunTables tables, int malformedCount) {

@@ -71,10 +71,20 @@ final class TableAudit {
             "SELECT stage, COUNT(*) AS n FROM " + qualified(table) + " GROUP BY stage")) {
       byStage.put(row.get("stage").asText(), Long.parseLong(row.get("n").asText()));
     }
+    Map<String, Long> byStruct = new TreeMap<>();
+    for (Map<String, JsonNode> row :
+        bigquery.query(
+            "SELECT COALESCE(struct, '') AS s, COUNT(*) AS n FROM "
+                + qualified(table)
+                + " GROUP BY COALESCE(struct, '')")) {
+      byStruct.put(row.get("s").asText(), Long.parseLong(row.get("n").asText()));
+    }
     Map<String, String> malformedStages = new TreeMap<>();
+    Map<String, String> malformedStructs = new TreeMap<>();
     for (Map<String, JsonNode> row : attributeStages(table, MalformedMessages.ID_ATTRIBUTE)) {
       malformedStages.merge(
           row.get("id").asText(), row.get("stage").asText(), (x, y) -> x + "," + y);
+      malformedStructs.merge(row.get("id").asText(), row.get("s").asText(), (x, y) -> x + "," + y);
     }
     Map<Long, String> validEvents = new TreeMap<>();
     List<String> unreadable = new ArrayList<>();
@@ -88,17 +98,26 @@ final class TableAudit {
     List<JsonNode> samples =
         rows > 0
             ? sample(
-                "SELECT stage, error_message, payload_format, message_id FROM "
+                "SELECT stage, struct, error_message, payload_format, message_id FROM "
                     + qualified(table)
                     + " LIMIT 3")
             : List.of();
     return new DeadLetterContents(
-        table, true, rows, byStage, malformedStages, validEvents, unreadable, samples);
+        table,
+        true,
+        rows,
+        byStage,
+        malformedStages,
+        validEvents,
+        unreadable,
+        samples,
+        byStruct,
+        malformedStructs);
   }
 
   private List<Map<String, JsonNode>> attributeStages(String table, String key) throws IOException {
     return bigquery.query(
-        "SELECT a.value AS id, d.stage AS stage FROM "
+        "SELECT a.value AS id, d.stage AS stage, COALESCE(d.struct, '') AS s FROM "
             + qualified(table)
             + " AS d, UNNEST(d.attributes) AS a WHERE a.key = '"
             + key

@@ -2,6 +2,8 @@ package io.thriftbq.local.source;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.datagen.EventMix;
 import io.thriftbq.ingest.deadletter.Stage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Messages no generator would publish, each marked with a {@value #ID_ATTRIBUTE} attribute so the
@@ -31,7 +34,20 @@ public final class MalformedMessages {
     /** A real event with a required field's bytes overwritten by an invalid field type. */
     CORRUPTED(Stage.DECODE),
     /** Marked as an envelope, but the payload is not a deflate stream of length-prefixed events. */
-    CORRUPT_ENVELOPE(Stage.UNPACK);
+    CORRUPT_ENVELOPE(Stage.UNPACK),
+    /** Many types by attribute: a valid event whose message lacks the struct attribute. */
+    MISSING_STRUCT(Stage.ROUTE),
+    /** Many types by attribute: a valid event whose attribute names a struct the job lacks. */
+    UNKNOWN_STRUCT(Stage.ROUTE),
+    /** Many types in a union: a union with no member set. */
+    EMPTY_UNION(Stage.ROUTE),
+    /** Many types in a union: a member id the union does not have. */
+    UNKNOWN_MEMBER(Stage.ROUTE),
+    /** Many types in a union: a member that is not a struct (a union's {@code string note}). */
+    NON_STRUCT_MEMBER(Stage.ROUTE);
+
+    /** The kinds every run mixes in. */
+    static final List<Kind> COMMON = List.of(RANDOM_BYTES, TRUNCATED, CORRUPTED, CORRUPT_ENVELOPE);
 
     private final Stage expectedStage;
 
@@ -44,8 +60,23 @@ public final class MalformedMessages {
     }
   }
 
-  /** A malformed message and what the dead-letter table must say about it. */
-  public record Malformed(String id, Kind kind, SourceMessage message) {}
+  /**
+   * A malformed message and what the dead-letter table must say about it.
+   *
+   * @param expectedStage the stage it must be dead-lettered at
+   * @param expectedStruct the dead letter's {@code struct} column with many types (the struct a
+   *     DECODE failure was routed to), else null
+   */
+  public record Malformed(
+      String id,
+      Kind kind,
+      SourceMessage message,
+      Stage expectedStage,
+      @Nullable String expectedStruct) {
+    public Malformed(String id, Kind kind, SourceMessage message) {
+      this(id, kind, message, kind.expectedStage(), null);
+    }
+  }
 
   private MalformedMessages() {}
 
@@ -55,11 +86,34 @@ public final class MalformedMessages {
    * @param validEvent serialized valid event for a sequence number, to truncate or corrupt
    */
   public static List<Malformed> create(int count, long seed, LongFunction<byte[]> validEvent) {
+    List<Malformed> out = new ArrayList<>(count);
+    for (Malformed bad : createCommon(count, seed, validEvent, Kind.COMMON)) {
+      out.add(new Malformed(bad.id(), bad.kind(), bad.message()));
+    }
+    return out;
+  }
+
+  /**
+   * {@code count} malformed messages for the event types of {@code mix}: with one type as {@link
+   * #create(int, long, LongFunction)}; with many, those damaged events carry their struct (the
+   * attribute, or the union around them) so that they fail to decode as that struct, and the
+   * layout's routing failures are mixed in (missing and unknown struct attribute; empty union,
+   * unknown member, non-struct member).
+   */
+  public static List<Malformed> create(
+      int count, long seed, EventMix mix, ThriftProtocol protocol) {
+    if (mix.eventTypes().isSingle()) {
+      return create(count, seed, mix::serialize);
+    }
+    return new ManyTypesMalformed(mix, protocol).create(count, seed);
+  }
+
+  static List<Malformed> createCommon(
+      int count, long seed, LongFunction<byte[]> validEvent, List<Kind> kinds) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x6d616c666f726dL);
-    Kind[] kinds = Kind.values();
     List<Malformed> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      Kind kind = kinds[i % kinds.length];
+      Kind kind = kinds.get(i % kinds.size());
       String id = "bad-" + i;
       Map<String, String> attributes = new LinkedHashMap<>();
       byte[] payload;
@@ -89,7 +143,8 @@ public final class MalformedMessages {
           attributes.putAll(EventEnvelope.envelopeAttributes(3));
           break;
         default:
-          throw new IllegalStateException("unhandled kind " + kind);
+          // The other kinds need many event types: ManyTypesMalformed makes them.
+          payload = new byte[0];
       }
       attributes.put(ID_ATTRIBUTE, id);
       attributes.put(KIND_ATTRIBUTE, kind.name());

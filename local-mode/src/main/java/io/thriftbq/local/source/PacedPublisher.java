@@ -2,6 +2,7 @@ package io.thriftbq.local.source;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.datagen.EventMix;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.local.progress.RunCosts;
 import java.io.IOException;
@@ -29,7 +30,7 @@ public final class PacedPublisher {
   public static final int MAX_MESSAGES_PER_CALL = 1000;
 
   private final EventSource source;
-  private final RandomEventGenerator generator;
+  private final EventMix mix;
   private final long events;
   private final long ratePerSec;
   private final int recordsPerMessage;
@@ -44,8 +45,18 @@ public final class PacedPublisher {
       long events,
       long ratePerSec,
       int recordsPerMessage) {
+    this(source, new EventMix(generator.config()), events, ratePerSec, recordsPerMessage);
+  }
+
+  /**
+   * Publishes the events of {@code mix}: each message's type is the one the generator pipeline
+   * picks for it ({@link EventMix#chooseType} of its batch number), named by the mix's attribute
+   * when it has one.
+   */
+  public PacedPublisher(
+      EventSource source, EventMix mix, long events, long ratePerSec, int recordsPerMessage) {
     this.source = source;
-    this.generator = generator;
+    this.mix = mix;
     this.events = events;
     this.ratePerSec = ratePerSec;
     this.recordsPerMessage = recordsPerMessage;
@@ -124,6 +135,8 @@ public final class PacedPublisher {
   private SourceMessage message(long first, int count) {
     long createdAtMs = System.currentTimeMillis();
     Map<String, String> attributes = new HashMap<>();
+    int type = mix.chooseType(first / recordsPerMessage);
+    RandomEventGenerator generator = mix.generator(type);
     byte[] payload;
     if (recordsPerMessage == 1) {
       payload = generator.serialize(first);
@@ -137,6 +150,9 @@ public final class PacedPublisher {
     }
     attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
     attributes.put(EventAttributes.EVENT_ID, Long.toString(first));
+    if (mix.attribute() != null) {
+      attributes.put(mix.attribute(), mix.name(type));
+    }
     return new SourceMessage(payload, attributes);
   }
 }

@@ -10,7 +10,6 @@ import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.NotFoundException;
 import com.google.api.gax.rpc.StatusCode;
 import com.google.api.gax.rpc.TransportChannelProvider;
-import com.google.api.services.bigquery.model.TableRow;
 import com.google.cloud.bigquery.storage.v1.AppendRowsRequest;
 import com.google.cloud.bigquery.storage.v1.AppendRowsResponse;
 import com.google.cloud.bigquery.storage.v1.BatchCommitWriteStreamsRequest;
@@ -38,15 +37,12 @@ import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServicesImpl;
 import org.apache.beam.sdk.options.ExecutorOptions;
-import org.apache.beam.sdk.values.FailsafeValueInSingleWindow;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -123,7 +119,7 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
     InvocationHandler handler =
         (proxy, method, args) -> {
           if ("insertAll".equals(method.getName()) && args != null && args.length > 1) {
-            recordInsertAll(args[1]);
+            EventTimeExtractor.recordInsertAll(args[0], args[1]);
           }
           try {
             return method.invoke(delegate, args);
@@ -136,20 +132,6 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
             EmulatorBigQueryServices.class.getClassLoader(),
             new Class<?>[] {DatasetService.class},
             handler);
-  }
-
-  private static void recordInsertAll(Object rowList) {
-    if (!(rowList instanceof List)) {
-      return;
-    }
-    List<TableRow> rows = new ArrayList<>();
-    for (Object element : (List<?>) rowList) {
-      if (element instanceof FailsafeValueInSingleWindow
-          && ((FailsafeValueInSingleWindow<?, ?>) element).getValue() instanceof TableRow) {
-        rows.add((TableRow) ((FailsafeValueInSingleWindow<?, ?>) element).getValue());
-      }
-    }
-    EventTimeExtractor.recordTableRows(rows);
   }
 
   @Override
@@ -253,7 +235,9 @@ public final class EmulatorBigQueryServices implements BigQueryServices {
               .setMaxInflightBytes(options.getStorageWriteMaxInflightBytes())
               .setDefaultMissingValueInterpretation(missingValueInterpretation)
               .build();
-      return new PinnedAppendClient(writer, new EventTimeExtractor(descriptor));
+      return new PinnedAppendClient(
+          writer,
+          new EventTimeExtractor(descriptor, HandOffLatencyProbe.tableOfStream(streamName)));
     }
 
     @Override

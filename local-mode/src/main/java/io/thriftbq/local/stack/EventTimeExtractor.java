@@ -6,9 +6,11 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
+import org.apache.beam.sdk.values.FailsafeValueInSingleWindow;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -25,9 +27,16 @@ final class EventTimeExtractor {
   private final Descriptors.@Nullable FieldDescriptor attributes;
   private final Descriptors.@Nullable FieldDescriptor key;
   private final Descriptors.@Nullable FieldDescriptor value;
+  private final @Nullable String table;
 
   /** For Storage Write appends, whose rows are protos of {@code descriptorProto}. */
   EventTimeExtractor(DescriptorProtos.DescriptorProto descriptorProto) {
+    this(descriptorProto, null);
+  }
+
+  /** For appends to {@code table} (null when unknown). */
+  EventTimeExtractor(DescriptorProtos.DescriptorProto descriptorProto, @Nullable String table) {
+    this.table = table;
     Descriptors.Descriptor built = null;
     Descriptors.FieldDescriptor attributesField = null;
     Descriptors.FieldDescriptor keyField = null;
@@ -67,7 +76,7 @@ final class EventTimeExtractor {
     long now = System.currentTimeMillis();
     for (ByteString row : rows.getSerializedRowsList()) {
       try {
-        record(now, eventTime(DynamicMessage.parseFrom(descriptor, row)));
+        record(now, eventTime(DynamicMessage.parseFrom(descriptor, row)), table);
       } catch (com.google.protobuf.InvalidProtocolBufferException e) {
         HandOffLatencyProbe.recordMissingEventTime();
       }
@@ -88,6 +97,11 @@ final class EventTimeExtractor {
 
   /** For streaming inserts: {@code _attributes} is a list of {@code {key, value}} maps. */
   static void recordTableRows(List<TableRow> rows) {
+    recordTableRows(rows, null);
+  }
+
+  /** Rows inserted into {@code table} (null when unknown). */
+  static void recordTableRows(List<TableRow> rows, @Nullable String table) {
     long now = System.currentTimeMillis();
     for (TableRow row : rows) {
       Object attributes = row.get(ATTRIBUTES_COLUMN);
@@ -101,20 +115,39 @@ final class EventTimeExtractor {
           eventTime = v == null ? null : v.toString();
         }
       }
-      record(now, eventTime);
+      record(now, eventTime, table);
     }
   }
 
-  private static void record(long now, @Nullable String eventTime) {
+  private static void record(long now, @Nullable String eventTime, @Nullable String table) {
     if (eventTime == null) {
       HandOffLatencyProbe.recordMissingEventTime();
       return;
     }
     try {
       long created = Long.parseLong(eventTime.trim());
-      HandOffLatencyProbe.record(now - created, created);
+      HandOffLatencyProbe.record(now - created, created, table);
     } catch (NumberFormatException e) {
       HandOffLatencyProbe.recordMissingEventTime();
     }
+  }
+
+  /** An {@code insertAll(TableReference, List<FailsafeValueInSingleWindow<TableRow, ?>>, ...)}. */
+  static void recordInsertAll(Object reference, Object rowList) {
+    if (!(rowList instanceof List)) {
+      return;
+    }
+    List<TableRow> rows = new ArrayList<>();
+    for (Object element : (List<?>) rowList) {
+      if (element instanceof FailsafeValueInSingleWindow
+          && ((FailsafeValueInSingleWindow<?, ?>) element).getValue() instanceof TableRow) {
+        rows.add((TableRow) ((FailsafeValueInSingleWindow<?, ?>) element).getValue());
+      }
+    }
+    recordTableRows(
+        rows,
+        reference instanceof com.google.api.services.bigquery.model.TableReference ref
+            ? ref.getTableId()
+            : null);
   }
 }

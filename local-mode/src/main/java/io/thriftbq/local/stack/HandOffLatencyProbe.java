@@ -1,6 +1,7 @@
 package io.thriftbq.local.stack;
 
 import java.util.Arrays;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Records, in this JVM, how long after its creation each event row was handed to BigQuery: from the
@@ -19,6 +20,8 @@ public final class HandOffLatencyProbe {
 
   private static long[] samples = new long[4096];
   private static long[] createdAt = new long[4096];
+  private static short[] tableOf = new short[4096];
+  private static final java.util.List<String> TABLES = new java.util.ArrayList<>();
   private static int size;
   private static long dropped;
   private static long rowsWithoutEventTime;
@@ -30,6 +33,12 @@ public final class HandOffLatencyProbe {
   }
 
   static synchronized void record(long latencyMillis, long eventTimeMillis) {
+    record(latencyMillis, eventTimeMillis, null);
+  }
+
+  /** A row of {@code table} (null when unknown) handed off {@code latencyMillis} after creation. */
+  static synchronized void record(
+      long latencyMillis, long eventTimeMillis, @Nullable String table) {
     if (size == samples.length) {
       if (size >= MAX_SAMPLES) {
         dropped++;
@@ -37,7 +46,14 @@ public final class HandOffLatencyProbe {
       }
       samples = Arrays.copyOf(samples, Math.min(MAX_SAMPLES, size * 2));
       createdAt = Arrays.copyOf(createdAt, samples.length);
+      tableOf = Arrays.copyOf(tableOf, samples.length);
     }
+    int index = table == null ? -1 : TABLES.indexOf(table);
+    if (table != null && index < 0 && TABLES.size() < Short.MAX_VALUE) {
+      TABLES.add(table);
+      index = TABLES.size() - 1;
+    }
+    tableOf[size] = (short) index;
     createdAt[size] = eventTimeMillis;
     samples[size++] = latencyMillis;
   }
@@ -66,6 +82,36 @@ public final class HandOffLatencyProbe {
     return Arrays.copyOf(out, n);
   }
 
+  /**
+   * The samples of rows handed to {@code table} (the table id, without project and dataset) of
+   * events created at or after {@code fromEpochMillis}.
+   */
+  public static synchronized long[] samplesOfTable(String table, long fromEpochMillis) {
+    int wanted = TABLES.indexOf(table);
+    long[] out = new long[size];
+    int n = 0;
+    for (int i = 0; i < size && wanted >= 0; i++) {
+      if (tableOf[i] == wanted && createdAt[i] >= fromEpochMillis) {
+        out[n++] = samples[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  /** The table id in a Storage Write stream name or table URN ({@code .../tables/T/...}). */
+  static @Nullable String tableOfStream(@Nullable String name) {
+    if (name == null) {
+      return null;
+    }
+    int at = name.indexOf("/tables/");
+    if (at < 0) {
+      return null;
+    }
+    String rest = name.substring(at + "/tables/".length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? rest : rest.substring(0, slash);
+  }
+
   /** Rows handed off whose {@code _attributes} had no usable {@code event_time_ms}. */
   public static synchronized long rowsWithoutEventTime() {
     return rowsWithoutEventTime;
@@ -79,6 +125,8 @@ public final class HandOffLatencyProbe {
   public static synchronized void reset() {
     samples = new long[4096];
     createdAt = new long[4096];
+    tableOf = new short[4096];
+    TABLES.clear();
     size = 0;
     dropped = 0;
     rowsWithoutEventTime = 0;

@@ -185,4 +185,40 @@ public class LocalRunConfigTest {
     assertEquals(2, LocalRunner.run(new String[] {"--step", "0"}, o, e));
     assertThat(err.toString(StandardCharsets.UTF_8), containsString("--step must be 1..8"));
   }
+
+  @Test
+  public void manyTypesGiveTheGeneratorWeightsAndTheIngestionNamesOnly() {
+    LocalRunConfig config =
+        LocalRunConfig.parse(
+            new String[] {
+              "--idl",
+              "shop.thrift",
+              "--structs",
+              "Order:5,Refund:1, Click:94",
+              "--struct-attribute",
+              "type"
+            });
+    assertTrue(config.manyTypes());
+    assertThat(config.datagenStructArgs(), hasItem("--thriftStructs=Order:5,Refund:1, Click:94"));
+    assertThat(config.ingestionStructArgs(), hasItem("--thriftStructs=Order,Refund,Click"));
+    assertThat(config.ingestionStructArgs(), hasItem("--structAttribute=type"));
+    assertFalse(
+        config.ingestionStructArgs().stream().anyMatch(a -> a.startsWith("--thriftStruct=")));
+
+    LocalRunConfig union =
+        LocalRunConfig.parse(new String[] {"--idl", "shop.thrift", "--union", "AnyEvent"});
+    assertThat(union.ingestionStructArgs(), hasItem("--thriftUnion=AnyEvent"));
+    assertFalse(
+        union.ingestionStructArgs().stream().anyMatch(a -> a.startsWith("--thriftStructs")));
+
+    for (String[] bad :
+        List.of(
+            new String[] {"--structs", "A,B"},
+            new String[] {"--idl", "f.thrift", "--struct", "A", "--structs", "A,B"},
+            new String[] {"--idl", "f.thrift", "--union", "U", "--struct-attribute", "t"},
+            new String[] {"--idl", "f.thrift", "--structs", "A,B", "--id-field", "id"})) {
+      assertThrows(
+          String.join(" ", bad), IllegalArgumentException.class, () -> LocalRunConfig.parse(bad));
+    }
+  }
 }
