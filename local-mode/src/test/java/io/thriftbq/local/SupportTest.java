@@ -47,7 +47,8 @@ public class SupportTest {
           bad.kind() == MalformedMessages.Kind.CORRUPT_ENVELOPE,
           EventEnvelope.isEnvelope(bad.message().attributes()));
     }
-    assertEquals(EnumSet.allOf(MalformedMessages.Kind.class), kinds);
+    // A single-type run mixes in every kind but the many-types routing ones (ManyTypesMalformed's).
+    assertEquals(EnumSet.copyOf(MalformedMessages.Kind.COMMON), kinds);
   }
 
   @Test

@@ -47,7 +47,8 @@ public final class MalformedMessages {
     NON_STRUCT_MEMBER(Stage.ROUTE);
 
     /** The kinds every run mixes in. */
-    static final List<Kind> COMMON = List.of(RANDOM_BYTES, TRUNCATED, CORRUPTED, CORRUPT_ENVELOPE);
+    public static final List<Kind> COMMON =
+        List.of(RANDOM_BYTES, TRUNCATED, CORRUPTED, CORRUPT_ENVELOPE);
 
     private final Stage expectedStage;
 
