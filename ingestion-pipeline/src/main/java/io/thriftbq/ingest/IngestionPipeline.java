@@ -7,8 +7,11 @@ import io.thriftbq.ingest.decode.DecodeResult;
 import io.thriftbq.ingest.decode.DecodeTarget;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.Source;
 import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.ingest.plan.TypePlan;
+import io.thriftbq.ingest.read.EventMessage;
+import io.thriftbq.ingest.read.EventMessageCoder;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
@@ -16,6 +19,7 @@ import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -23,6 +27,7 @@ import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
 import org.apache.beam.sdk.values.PCollectionList;
@@ -56,7 +61,7 @@ public final class IngestionPipeline {
 
   /**
    * Plans {@code options} (failing with a message that says what to change) and builds the pipeline
-   * reading from Pub/Sub. The caller runs it.
+   * reading from the options' source (Pub/Sub or Kafka). The caller runs it.
    */
   public static Pipeline buildPipeline(IngestionOptions options) {
     return buildPipeline(options, null);
@@ -70,7 +75,7 @@ public final class IngestionPipeline {
       IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
     return build(
         options,
-        IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
+        IngestionPlan.of(options, IngestionPlan.Input.SOURCE)
             .withBigQueryServices(bigQueryServices));
   }
 
@@ -87,30 +92,28 @@ public final class IngestionPipeline {
   public static Pipeline launch(
       IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
     IngestionPlan plan =
-        IngestionPlan.of(options, IngestionPlan.Input.PUBSUB)
+        IngestionPlan.of(options, IngestionPlan.Input.SOURCE)
             .withBigQueryServices(bigQueryServices);
     plan.tableSetup().run(options, bigQueryServices);
     return build(options, plan);
   }
 
   private static Pipeline build(IngestionOptions options, IngestionPlan plan) {
-    // Pub/Sub input is unbounded; Dataflow must run it as a streaming job.
+    // Pub/Sub and Kafka input is unbounded; Dataflow must run it as a streaming job.
     options.setStreaming(true);
     Pipeline pipeline = Pipeline.create(options);
-    PCollection<PubsubMessage> messages =
+    PCollection<EventMessage> messages =
         pipeline.apply(
-            "ReadPubsub",
-            plan.subscription() != null
-                ? PubsubEventSource.fromSubscription(plan.subscription())
-                : PubsubEventSource.fromTopic(plan.inputTopic()));
-    ingest(messages, plan);
+            options.getSource() == Source.KAFKA ? "ReadKafka" : "ReadPubsub",
+            Objects.requireNonNull(plan.source(), "the plan of a source has its read"));
+    ingestMessages(messages, plan);
     return pipeline;
   }
 
   /**
-   * Applies everything after the read to {@code messages}: for tests (bounded or TestStream input,
-   * Beam's BigQuery fakes as {@code bigQueryServices}) and for embedding in another pipeline. Plans
-   * the options for that input first.
+   * Applies everything after the read to Pub/Sub-shaped {@code messages}: for tests (bounded or
+   * TestStream input, Beam's BigQuery fakes as {@code bigQueryServices}) and for embedding in
+   * another pipeline. Plans the options for that input first.
    *
    * @param bigQueryServices services for both writes, or null for the real ones
    * @return every dead letter, before it is written to the dead-letter table
@@ -119,17 +122,33 @@ public final class IngestionPipeline {
       PCollection<PubsubMessage> messages,
       IngestionOptions options,
       @Nullable BigQueryServices bigQueryServices) {
+    return ingestMessages(
+        messages
+            .apply("ToEventMessages", ParDo.of(new PubsubEventSource.ToEventMessage()))
+            .setCoder(EventMessageCoder.of()),
+        options,
+        bigQueryServices);
+  }
+
+  /**
+   * Applies everything after the read to {@code messages} from any source (their Kafka origin
+   * kept), as {@link #ingest(PCollection, IngestionOptions, BigQueryServices)} does.
+   */
+  public static PCollection<DeadLetter> ingestMessages(
+      PCollection<EventMessage> messages,
+      IngestionOptions options,
+      @Nullable BigQueryServices bigQueryServices) {
     IngestionPlan.Input input =
         messages.isBounded() == IsBounded.BOUNDED
             ? IngestionPlan.Input.BOUNDED_MESSAGES
             : IngestionPlan.Input.UNBOUNDED_MESSAGES;
-    return ingest(
+    return ingestMessages(
         messages, IngestionPlan.of(options, input).withBigQueryServices(bigQueryServices));
   }
 
   /** Applies everything after the read, as {@code plan} says; returns every dead letter. */
-  public static PCollection<DeadLetter> ingest(
-      PCollection<PubsubMessage> messages, IngestionPlan plan) {
+  public static PCollection<DeadLetter> ingestMessages(
+      PCollection<EventMessage> messages, IngestionPlan plan) {
     UnpackResult unpacked = messages.apply("Unpack", UnpackMessages.create());
     PCollectionList<DeadLetter> failures =
         decodeAndWrite(unpacked.events(), plan, plan.sink()).and(unpacked.deadLetters());
@@ -154,7 +173,7 @@ public final class IngestionPipeline {
    * the decoder and the writes. Returns the decoder's and every write's dead letters.
    */
   private static <R, E> PCollectionList<DeadLetter> decodeAndWrite(
-      PCollection<PubsubMessage> events, IngestionPlan plan, EventSink<R, E> sink) {
+      PCollection<EventMessage> events, IngestionPlan plan, EventSink<R, E> sink) {
     List<DecodeTarget> targets = new ArrayList<>();
     for (TypePlan type : plan.types()) {
       targets.add(new DecodeTarget(type.name(), type.table(), type.decoding()));

@@ -31,6 +31,7 @@ public class PackageLayersTest {
   static final List<String> LAYERS =
       List.of(
           "options",
+          "origin",
           "deadletter",
           "metrics",
           "schema",

@@ -1,13 +1,17 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.ColumnShape;
+import io.thriftbq.ingest.schema.MetadataColumn;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
 import org.apache.thrift.protocol.TType;
@@ -114,7 +118,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   private final @Nullable StructPlan root;
   private final boolean compact;
   private final DecodingRules rules;
-  private final int[] metadataNumbers; // message id, publish time, attributes: 0 when absent
+  // The metadata columns other than _unknown_fields (NULL on this path, which gives up on unknown
+  // fields), and their field numbers.
+  private final MetadataColumn[] metadataColumns;
+  private final int[] metadataNumbers;
 
   private byte[] in;
   private int pos;
@@ -128,20 +135,25 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       ProtoMessageFormat.Shape shape,
       DecodingRules rules,
       ThriftProtocol protocol,
-      io.thriftbq.ingest.schema.MetadataColumns metadata) {
+      MetadataColumns metadata) {
     this.rules = rules;
     this.compact = protocol == ThriftProtocol.COMPACT;
     this.root = plan(struct, shape);
     int column = struct.fields().size();
-    this.metadataNumbers = new int[3];
-    if (metadata.messageId()) {
-      metadataNumbers[0] = shape.number(column++);
+    List<MetadataColumn> columns = metadata.inOrder();
+    int written = 0;
+    for (MetadataColumn c : columns) {
+      written += c == MetadataColumn.UNKNOWN_FIELDS ? 0 : 1;
     }
-    if (metadata.publishTime()) {
-      metadataNumbers[1] = shape.number(column++);
-    }
-    if (metadata.attributes()) {
-      metadataNumbers[2] = shape.number(column);
+    this.metadataColumns = new MetadataColumn[written];
+    this.metadataNumbers = new int[written];
+    int next = 0;
+    for (MetadataColumn c : columns) {
+      if (c != MetadataColumn.UNKNOWN_FIELDS) {
+        metadataColumns[next] = c;
+        metadataNumbers[next++] = shape.number(column);
+      }
+      column++;
     }
   }
 
@@ -485,28 +497,67 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   }
 
   private void writeMetadata(EventMetadata metadata) {
-    if (metadataNumbers[0] != 0 && metadata.messageId() != null) {
-      writeStringField(metadataNumbers[0], metadata.messageId());
-    }
-    if (metadataNumbers[1] != 0 && metadata.hasPublishTime()) {
-      writeTag(metadataNumbers[1], 0);
-      writeVarint64(metadata.publishTimeMillis() * 1000L);
-    }
-    if (metadataNumbers[2] != 0 && !metadata.attributes().isEmpty()) {
-      // Sorted, as the general path writes them.
-      String[] keys = metadata.attributes().keySet().toArray(new String[0]);
-      Arrays.sort(keys);
-      Map<String, String> attributes = metadata.attributes();
-      for (String key : keys) {
-        writeTag(metadataNumbers[2], 2);
-        int start = beginNested();
-        writeStringField(1, key);
-        String value = attributes.get(key);
-        if (value != null) {
-          writeStringField(2, value);
+    KafkaOrigin kafka = metadata.kafka();
+    for (int i = 0; i < metadataColumns.length; i++) {
+      int number = metadataNumbers[i];
+      switch (metadataColumns[i]) {
+        case MESSAGE_ID -> {
+          if (metadata.messageId() != null) {
+            writeStringField(number, metadata.messageId());
+          }
         }
-        endNested(start);
+        case PUBLISH_TIME, KAFKA_TIMESTAMP -> {
+          if (metadata.hasPublishTime()) {
+            writeTag(number, 0);
+            writeVarint64(metadata.publishTimeMillis() * 1000L);
+          }
+        }
+        case ATTRIBUTES, KAFKA_HEADERS -> writeEntries(number, metadata.attributes());
+        case KAFKA_TOPIC -> {
+          if (kafka != null) {
+            writeStringField(number, kafka.topic());
+          }
+        }
+        case KAFKA_PARTITION -> {
+          if (kafka != null) {
+            writeTag(number, 0);
+            writeVarint64(kafka.partition());
+          }
+        }
+        case KAFKA_OFFSET -> {
+          if (kafka != null) {
+            writeTag(number, 0);
+            writeVarint64(kafka.offset());
+          }
+        }
+        case KAFKA_KEY -> {
+          if (kafka != null && kafka.key() != null) {
+            writeTag(number, 2);
+            writeVarint32(kafka.key().length);
+            writeBytes(kafka.key(), 0, kafka.key().length);
+          }
+        }
+        case UNKNOWN_FIELDS -> throw new IllegalStateException("not a column of this path");
       }
+    }
+  }
+
+  private void writeEntries(int number, Map<String, String> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    // Sorted, as the general path writes them.
+    String[] keys = entries.keySet().toArray(new String[0]);
+    Arrays.sort(keys);
+    for (String key : keys) {
+      writeTag(number, 2);
+      int start = beginNested();
+      writeStringField(1, key);
+      String value = entries.get(key);
+      if (value != null) {
+        writeStringField(2, value);
+      }
+      endNested(start);
     }
   }
 

@@ -1,22 +1,36 @@
 package io.thriftbq.ingest.convert;
 
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Map;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Pub/Sub metadata of the message an event came in.
+ * What the source said about the message an event came in.
  *
- * @param messageId Pub/Sub message id, or null
- * @param publishTimeMillis publish time in epoch milliseconds, or {@link Long#MIN_VALUE} if unknown
- * @param attributes message attributes, never null
+ * @param messageId Pub/Sub message id, or null (always null from Kafka, whose records are named by
+ *     {@code kafka})
+ * @param publishTimeMillis Pub/Sub publish time or Kafka record timestamp, in epoch milliseconds,
+ *     or {@link #UNKNOWN_TIME}
+ * @param attributes Pub/Sub message attributes or Kafka record headers, never null
+ * @param kafka the Kafka record's topic, partition, offset and key; null for a Pub/Sub message
  */
 public record EventMetadata(
-    String messageId, long publishTimeMillis, Map<String, String> attributes) {
+    @Nullable String messageId,
+    long publishTimeMillis,
+    Map<String, String> attributes,
+    @Nullable KafkaOrigin kafka) {
 
   public static final long UNKNOWN_TIME = Long.MIN_VALUE;
   public static final EventMetadata EMPTY = new EventMetadata(null, UNKNOWN_TIME, Map.of());
 
   public EventMetadata {
     attributes = attributes == null ? Map.of() : attributes;
+  }
+
+  /** The metadata of a Pub/Sub message (or of a message handed over without a Kafka origin). */
+  public EventMetadata(
+      @Nullable String messageId, long publishTimeMillis, Map<String, String> attributes) {
+    this(messageId, publishTimeMillis, attributes, null);
   }
 
   public boolean hasPublishTime() {

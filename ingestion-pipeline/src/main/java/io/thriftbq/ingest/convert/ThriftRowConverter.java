@@ -8,10 +8,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocol;
@@ -37,8 +34,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private long objectRowBytesLeft;
   private long onePassDecodes;
   private final MetadataColumns metadataColumns;
-  private final int firstMetadataColumn;
-  private final S attributeShape;
+  private final MetadataValues<S> metadataValues;
   private final TMemoryInputTransport transport;
   private TProtocol protocol;
   private final @Nullable MethodHandle validate;
@@ -54,7 +50,6 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.struct = schemas.struct();
     this.format = format;
     this.metadataColumns = config.metadataColumns();
-    this.firstMetadataColumn = struct.fields().size();
     this.config = config;
     this.rules =
         new DecodingRules(
@@ -65,14 +60,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
             config.invalidUtf8());
     this.root =
         new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), rules);
-    this.attributeShape =
-        metadataColumns.attributes()
-            ? format.childShape(
-                format.rootShape(),
-                firstMetadataColumn
-                    + (metadataColumns.messageId() ? 1 : 0)
-                    + (metadataColumns.publishTime() ? 1 : 0))
-            : null;
+    this.metadataValues = new MetadataValues<>(format, metadataColumns, struct.fields().size());
     try {
       // The message-size limit makes the protocol refuse any declared length larger than what is
       // left of the payload, before it allocates.
@@ -379,54 +367,11 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
 
   /** The metadata columns' share of the row-size estimate. */
   private long metadataBytes(EventMetadata metadata, byte @Nullable [] unknownFieldsPayload) {
-    long bytes = 0;
-    if (metadataColumns.messageId() && metadata.messageId() != null) {
-      bytes += metadata.messageId().length() + 24L;
-    }
-    if (metadataColumns.publishTime()) {
-      bytes += 48;
-    }
-    if (metadataColumns.attributes()) {
-      for (Map.Entry<String, String> attribute : metadata.attributes().entrySet()) {
-        bytes += attribute.getKey().length() + attribute.getValue().length() + 32L;
-      }
-    }
-    if (metadataColumns.unknownFields() && unknownFieldsPayload != null) {
-      bytes += unknownFieldsPayload.length / 3L * 4 + 32;
-    }
-    return bytes;
+    return metadataValues.estimateBytes(metadata, unknownFieldsPayload);
   }
 
   private Object[] withMetadata(
       Object[] values, EventMetadata metadata, byte @Nullable [] unknownFieldsPayload) {
-    int column = firstMetadataColumn;
-    if (metadataColumns.messageId()) {
-      values[column++] = metadata.messageId();
-    }
-    if (metadataColumns.publishTime()) {
-      values[column++] =
-          metadata.hasPublishTime() ? format.timestampMillis(metadata.publishTimeMillis()) : null;
-    }
-    if (metadataColumns.attributes()) {
-      values[column++] = attributes(metadata.attributes());
-    }
-    if (metadataColumns.unknownFields()) {
-      values[column] = unknownFieldsPayload == null ? null : format.bytes(unknownFieldsPayload);
-    }
-    return values;
-  }
-
-  private Object attributes(Map<String, String> attributes) {
-    if (attributes.isEmpty()) {
-      return format.emptyRepeated();
-    }
-    // Sorted so that the same message always gives the same row.
-    String[] keys = attributes.keySet().toArray(new String[0]);
-    Arrays.sort(keys);
-    List<Object> entries = new ArrayList<>(keys.length);
-    for (String key : keys) {
-      entries.add(format.record(attributeShape, new Object[] {key, attributes.get(key)}));
-    }
-    return entries;
+    return metadataValues.fill(values, metadata, unknownFieldsPayload);
   }
 }

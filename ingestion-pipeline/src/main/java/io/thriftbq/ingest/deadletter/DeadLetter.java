@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.deadletter;
 
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +25,7 @@ import org.joda.time.Instant;
  * @param eventTable the output table the event was meant for, or empty when it cannot be known (a
  *     message of a many-types job that names no struct the job ingests)
  * @param eventStruct the struct the event was routed to (many types), or empty
+ * @param kafka the Kafka record it came in (topic, partition, offset, key), or null for Pub/Sub
  */
 @DefaultCoder(DeadLetterCoder.class)
 public record DeadLetter(
@@ -36,7 +38,8 @@ public record DeadLetter(
     Map<String, String> attributes,
     Instant failedAt,
     String eventTable,
-    String eventStruct) {
+    String eventStruct,
+    @Nullable KafkaOrigin kafka) {
 
   /** Long enough for a stack-less cause chain, short enough not to bloat the dead-letter table. */
   static final int MAX_ERROR_CHARS = 4096;
@@ -50,6 +53,32 @@ public record DeadLetter(
     attributes = attributes == null ? Map.of() : attributes;
     eventTable = eventTable == null ? "" : eventTable;
     eventStruct = eventStruct == null ? "" : eventStruct;
+  }
+
+  /** A dead letter of a message that did not come from Kafka. */
+  public DeadLetter(
+      byte[] payload,
+      PayloadFormat payloadFormat,
+      Stage stage,
+      String errorMessage,
+      @Nullable String messageId,
+      @Nullable Instant publishTime,
+      Map<String, String> attributes,
+      Instant failedAt,
+      String eventTable,
+      String eventStruct) {
+    this(
+        payload,
+        payloadFormat,
+        stage,
+        errorMessage,
+        messageId,
+        publishTime,
+        attributes,
+        failedAt,
+        eventTable,
+        eventStruct,
+        null);
   }
 
   /** An envelope (stage UNPACK) that could not be unpacked: the whole message body is kept. */
@@ -144,7 +173,24 @@ public record DeadLetter(
         attributes,
         failedAt,
         table,
-        struct);
+        struct,
+        kafka);
+  }
+
+  /** This dead letter with the Kafka record it came in (null: none). */
+  public DeadLetter withKafka(@Nullable KafkaOrigin origin) {
+    return new DeadLetter(
+        payload,
+        payloadFormat,
+        stage,
+        errorMessage,
+        messageId,
+        publishTime,
+        attributes,
+        failedAt,
+        eventTable,
+        eventStruct,
+        origin);
   }
 
   /** This dead letter with the output table it was meant for (its struct unchanged). */
@@ -198,7 +244,8 @@ public record DeadLetter(
         && attributes.equals(that.attributes)
         && failedAt.equals(that.failedAt)
         && eventTable.equals(that.eventTable)
-        && eventStruct.equals(that.eventStruct);
+        && eventStruct.equals(that.eventStruct)
+        && Objects.equals(kafka, that.kafka);
   }
 
   @Override
@@ -213,7 +260,8 @@ public record DeadLetter(
         attributes,
         failedAt,
         eventTable,
-        eventStruct);
+        eventStruct,
+        kafka);
   }
 
   @Override
@@ -236,6 +284,7 @@ public record DeadLetter(
         + eventTable
         + ", eventStruct="
         + eventStruct
+        + (kafka == null ? "" : ", kafka=" + kafka.position())
         + ", error="
         + errorMessage
         + "}";

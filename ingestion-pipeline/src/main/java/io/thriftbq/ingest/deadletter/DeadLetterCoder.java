@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.deadletter;
 
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,6 +50,7 @@ public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
     INSTANT.encode(value.failedAt(), out);
     STRING.encode(value.eventTable(), out);
     STRING.encode(value.eventStruct(), out);
+    KafkaOrigin.encode(value.kafka(), out);
   }
 
   @Override
@@ -63,7 +65,8 @@ public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
         ATTRIBUTES.decode(in),
         INSTANT.decode(in),
         STRING.decode(in),
-        STRING.decode(in));
+        STRING.decode(in),
+        KafkaOrigin.decode(in));
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
 import com.google.api.services.bigquery.model.TimePartitioning;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -30,6 +31,10 @@ public final class DeadLetterSchema {
   public static final String FAILED_AT = "failed_at";
   public static final String EVENT_TABLE = "event_table";
   public static final String STRUCT = "struct";
+  public static final String KAFKA_TOPIC = "kafka_topic";
+  public static final String KAFKA_PARTITION = "kafka_partition";
+  public static final String KAFKA_OFFSET = "kafka_offset";
+  public static final String KAFKA_KEY = "kafka_key";
 
   private DeadLetterSchema() {}
 
@@ -52,6 +57,12 @@ public final class DeadLetterSchema {
     fields.add(column(EVENT_TABLE, "STRING", "NULLABLE"));
     // Added with many event types per job; launch adds it to an existing dead-letter table.
     fields.add(column(STRUCT, "STRING", "NULLABLE"));
+    // Added with the Kafka source (NULL for Pub/Sub messages); launch adds them to an existing
+    // dead-letter table.
+    fields.add(column(KAFKA_TOPIC, "STRING", "NULLABLE"));
+    fields.add(column(KAFKA_PARTITION, "INT64", "NULLABLE"));
+    fields.add(column(KAFKA_OFFSET, "INT64", "NULLABLE"));
+    fields.add(column(KAFKA_KEY, "BYTES", "NULLABLE"));
     return new TableSchema().setFields(fields);
   }
 
@@ -92,6 +103,15 @@ public final class DeadLetterSchema {
     row.set(EVENT_TABLE, deadLetter.eventTable());
     if (!deadLetter.eventStruct().isEmpty()) {
       row.set(STRUCT, deadLetter.eventStruct());
+    }
+    KafkaOrigin kafka = deadLetter.kafka();
+    if (kafka != null) {
+      row.set(KAFKA_TOPIC, kafka.topic());
+      row.set(KAFKA_PARTITION, (long) kafka.partition());
+      row.set(KAFKA_OFFSET, kafka.offset());
+      if (kafka.key() != null) {
+        row.set(KAFKA_KEY, Base64.getEncoder().encodeToString(kafka.key()));
+      }
     }
     return row;
   }

@@ -6,13 +6,13 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
 import io.thriftbq.ingest.format.EventSink;
+import io.thriftbq.ingest.read.EventMessage;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.udf.EventTransforms;
 import io.thriftbq.schema.EventTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -39,7 +39,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param <E> the element type (see {@link EventSink})
  */
 public final class DecodeEvents<R, E>
-    extends PTransform<PCollection<PubsubMessage>, DecodeResult<E>> {
+    extends PTransform<PCollection<EventMessage>, DecodeResult<E>> {
   private final EventSink<R, E> sink;
   private final List<DecodeTarget> targets;
   private final EventRouter router;
@@ -101,7 +101,7 @@ public final class DecodeEvents<R, E>
   }
 
   @Override
-  public DecodeResult<E> expand(PCollection<PubsubMessage> messages) {
+  public DecodeResult<E> expand(PCollection<EventMessage> messages) {
     checkArgument(!targets.isEmpty(), "DecodeEvents needs at least one target");
     checkArgument(
         router.routes() || targets.size() == 1,

@@ -8,6 +8,7 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.read.EventMessage;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.route.UnroutableException;
 import io.thriftbq.ingest.udf.EventTransform;
@@ -15,7 +16,6 @@ import io.thriftbq.ingest.udf.EventTransforms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * @param <R> the row type of the format
  * @param <E> the element type (see {@link EventSink})
  */
-final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>> {
+final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>> {
   private static final Logger LOG = LoggerFactory.getLogger(DecodeEventsFn.class);
 
   private final EventSink<R, E> sink;
@@ -181,9 +181,9 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
 
   @ProcessElement
   public void process(
-      @Element PubsubMessage message, @Timestamp Instant timestamp, MultiOutputReceiver out) {
-    byte[] payload = message.getPayload();
-    Map<String, String> attributes = message.getAttributeMap();
+      @Element EventMessage message, @Timestamp Instant timestamp, MultiOutputReceiver out) {
+    byte[] payload = message.payload();
+    Map<String, String> attributes = message.attributes();
     // Pub/Sub sources stamp elements with the publish time; a test source may leave them at the
     // minimum, which means "unknown".
     long publishTimeMillis =
@@ -191,14 +191,14 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
             ? timestamp.getMillis()
             : EventMetadata.UNKNOWN_TIME;
     EventMetadata metadata =
-        new EventMetadata(message.getMessageId(), publishTimeMillis, attributes);
+        new EventMetadata(message.messageId(), publishTimeMillis, attributes, message.kafka());
 
     int type = 0;
     int offset = 0;
-    int length = payload == null ? 0 : payload.length;
+    int length = payload.length;
     if (byType != null) {
       try {
-        type = router.route(payload, attributes == null ? Map.of() : attributes);
+        type = router.route(payload, attributes);
         offset = router.eventOffset();
         length = router.eventLength();
       } catch (UnroutableException e) {
@@ -206,11 +206,14 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
         out.get(deadLettersTag)
             .output(
                 DeadLetter.ofUnrouted(
-                    payload,
-                    message.getMessageId(),
-                    metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
-                    metadata.attributes(),
-                    e.getMessage()));
+                        payload,
+                        message.messageId(),
+                        metadata.hasPublishTime()
+                            ? new Instant(metadata.publishTimeMillis())
+                            : null,
+                        metadata.attributes(),
+                        e.getMessage())
+                    .withKafka(message.kafka()));
         return;
       }
     }
@@ -233,7 +236,7 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
       try {
         decodedEvent =
             converter.decode(
-                payload == null || (offset == 0 && length == payload.length)
+                offset == 0 && length == payload.length
                     ? payload
                     : java.util.Arrays.copyOfRange(payload, offset, offset + length));
       } catch (ThriftDecodeException | RuntimeException e) {
@@ -306,7 +309,7 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
 
   private void fail(
       MultiOutputReceiver out,
-      PubsubMessage message,
+      EventMessage message,
       EventMetadata metadata,
       int type,
       Stage stage,
@@ -320,12 +323,13 @@ final class DecodeEventsFn<R, E> extends DoFn<PubsubMessage, TimestampedValue<E>
     total.inc();
     DeadLetter deadLetter =
         DeadLetter.ofEvent(
-            stage,
-            message.getPayload(),
-            message.getMessageId(),
-            metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
-            metadata.attributes(),
-            DeadLetter.describe(error));
+                stage,
+                message.payload(),
+                message.messageId(),
+                metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
+                metadata.attributes(),
+                DeadLetter.describe(error))
+            .withKafka(message.kafka());
     if (byType != null) {
       StructCounters counters = byType[type];
       (switch (stage) {

@@ -4,6 +4,7 @@ import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,6 +27,10 @@ import org.joda.time.Instant;
  * thriftbq.message_id       Pub/Sub message id (absent when unknown)
  * thriftbq.publish_time_ms  publish time, epoch milliseconds as a string (absent when unknown)
  * thriftbq.attributes       {key: value, ...}
+ * thriftbq.kafka_topic      Kafka topic, partition, offset (absent for Pub/Sub messages)
+ * thriftbq.kafka_partition
+ * thriftbq.kafka_offset
+ * thriftbq.kafka_key        Kafka key, base64 (absent when the record has none)
  * </pre>
  *
  * The keys contain a dot, which no BigQuery column name can, so a rejected event row (which Beam
@@ -36,6 +41,10 @@ public final class FailsafeRow {
   static final String MESSAGE_ID = "thriftbq.message_id";
   static final String PUBLISH_TIME_MS = "thriftbq.publish_time_ms";
   static final String ATTRIBUTES = "thriftbq.attributes";
+  static final String KAFKA_TOPIC = "thriftbq.kafka_topic";
+  static final String KAFKA_PARTITION = "thriftbq.kafka_partition";
+  static final String KAFKA_OFFSET = "thriftbq.kafka_offset";
+  static final String KAFKA_KEY = "thriftbq.kafka_key";
 
   private FailsafeRow() {}
 
@@ -60,6 +69,15 @@ public final class FailsafeRow {
     TableRow attributes = new TableRow();
     attributes.putAll(metadata.attributes());
     row.set(ATTRIBUTES, attributes);
+    KafkaOrigin kafka = metadata.kafka();
+    if (kafka != null) {
+      row.set(KAFKA_TOPIC, kafka.topic());
+      row.set(KAFKA_PARTITION, Integer.toString(kafka.partition()));
+      row.set(KAFKA_OFFSET, Long.toString(kafka.offset()));
+      if (kafka.key() != null) {
+        row.set(KAFKA_KEY, Base64.getEncoder().encodeToString(kafka.key()));
+      }
+    }
     return row;
   }
 
@@ -74,11 +92,21 @@ public final class FailsafeRow {
     }
     byte[] payload;
     long publishTime = EventMetadata.UNKNOWN_TIME;
+    KafkaOrigin kafka = null;
     try {
       payload = Base64.getDecoder().decode(base64);
       Object time = row.get(PUBLISH_TIME_MS);
       if (time != null) {
         publishTime = Long.parseLong(time.toString());
+      }
+      if (row.get(KAFKA_TOPIC) != null) {
+        Object key = row.get(KAFKA_KEY);
+        kafka =
+            new KafkaOrigin(
+                row.get(KAFKA_TOPIC).toString(),
+                Integer.parseInt(String.valueOf(row.get(KAFKA_PARTITION))),
+                Long.parseLong(String.valueOf(row.get(KAFKA_OFFSET))),
+                key == null ? null : Base64.getDecoder().decode(key.toString()));
       }
     } catch (IllegalArgumentException e) { // Covers NumberFormatException too.
       return null;
@@ -94,12 +122,13 @@ public final class FailsafeRow {
           });
     }
     return DeadLetter.ofEvent(
-        Stage.WRITE,
-        payload,
-        messageId == null ? null : messageId.toString(),
-        publishTime == EventMetadata.UNKNOWN_TIME ? null : new Instant(publishTime),
-        attributes,
-        error);
+            Stage.WRITE,
+            payload,
+            messageId == null ? null : messageId.toString(),
+            publishTime == EventMetadata.UNKNOWN_TIME ? null : new Instant(publishTime),
+            attributes,
+            error)
+        .withKafka(kafka);
   }
 
   private static final class Format<T>

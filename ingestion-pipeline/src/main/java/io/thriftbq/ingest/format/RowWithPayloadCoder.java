@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.format;
 
 import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,6 +63,7 @@ public final class RowWithPayloadCoder<T> extends StructuredCoder<RowWithPayload
       STRING.encode(attribute.getKey(), out);
       STRING.encode(attribute.getValue(), out);
     }
+    KafkaOrigin.encode(metadata.kafka(), out);
   }
 
   @Override
@@ -75,8 +77,9 @@ public final class RowWithPayloadCoder<T> extends StructuredCoder<RowWithPayload
     for (int i = 0; i < count; i++) {
       attributes.put(STRING.decode(in), STRING.decode(in));
     }
+    KafkaOrigin kafka = KafkaOrigin.decode(in);
     return new RowWithPayload<>(
-        row, payload, new EventMetadata(messageId, publishTimeMillis, attributes));
+        row, payload, new EventMetadata(messageId, publishTimeMillis, attributes, kafka));
   }
 
   @Override

@@ -21,7 +21,13 @@ import org.apache.beam.sdk.options.Validation;
  * README's option table are generated from it (see {@code docs/ARCHITECTURE.md}).
  */
 public interface IngestionOptions
-    extends GcpOptions, StreamingOptions, BigQueryOptions, PubsubOptions, ThriftSchemaOptions {
+    extends GcpOptions,
+        StreamingOptions,
+        BigQueryOptions,
+        PubsubOptions,
+        KafkaSourceOptions,
+        MetadataOptions,
+        ThriftSchemaOptions {
 
   // Defaults that code outside the options needs too (converters built without options, launch
   // checks); the annotations below use them, so each is written once.
@@ -223,26 +229,6 @@ public interface IngestionOptions
   String getUdfClassName();
 
   void setUdfClassName(String value);
-
-  @Description("Add the Pub/Sub message id as the STRING column _message_id.")
-  @Default.Boolean(false)
-  Boolean getIncludePubsubMessageId();
-
-  void setIncludePubsubMessageId(Boolean value);
-
-  @Description("Add the Pub/Sub publish time as the TIMESTAMP column _publish_time.")
-  @Default.Boolean(false)
-  Boolean getIncludePublishTime();
-
-  void setIncludePublishTime(Boolean value);
-
-  @Description(
-      "Add the Pub/Sub message attributes as the column _attributes (REPEATED RECORD of key,"
-          + " value).")
-  @Default.Boolean(false)
-  Boolean getIncludeAttributes();
-
-  void setIncludeAttributes(Boolean value);
 
   @Description(
       "Dead-letter rows that BigQuery rejects with the original Thrift bytes and the message id,"

@@ -3,6 +3,7 @@ package io.thriftbq.ingest.plan;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.read.EventMessage;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.write.TableSetup;
@@ -11,6 +12,9 @@ import io.thriftbq.schema.EventTypes;
 import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -18,9 +22,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * (by {@link IngestionPlanner}, which reports every problem at launch), and then handed out in
  * parts, so that no transform reads the options.
  *
- * @param subscription the Pub/Sub subscription to read, or null
- * @param inputTopic the Pub/Sub topic to read, or null; with a subscription, exactly one is set
- *     when the pipeline reads Pub/Sub, neither when messages come from elsewhere (tests, embedding)
+ * @param source the read of the options' source (Pub/Sub or Kafka), or null when messages come from
+ *     elsewhere (tests, embedding)
  * @param eventTypes the job's event types and how messages name theirs
  * @param types per event type (one in a single-type job), in {@code eventTypes}' order: its
  *     decoding and its write
@@ -34,8 +37,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param bigQueryServices services replacing the real ones (Beam's fakes, local mode's), or null
  */
 public record IngestionPlan(
-    @Nullable String subscription,
-    @Nullable String inputTopic,
+    @Nullable PTransform<PBegin, PCollection<EventMessage>> source,
     EventTypes eventTypes,
     List<TypePlan> types,
     EventSink<?, ?> sink,
@@ -58,8 +60,8 @@ public record IngestionPlan(
 
   /** Where the messages come from, which decides the checks that apply. */
   public enum Input {
-    /** The subscription or topic of the options: unbounded. */
-    PUBSUB,
+    /** The source the options name (Pub/Sub or Kafka): unbounded. */
+    SOURCE,
     /** Messages handed over by the caller, bounded (tests). */
     BOUNDED_MESSAGES,
     /** Messages handed over by the caller, unbounded (TestStream, embedding). */
@@ -117,8 +119,7 @@ public record IngestionPlan(
   /** This plan writing through {@code services} instead of the real BigQuery services. */
   public IngestionPlan withBigQueryServices(@Nullable BigQueryServices services) {
     return new IngestionPlan(
-        subscription,
-        inputTopic,
+        source,
         eventTypes,
         types,
         sink,

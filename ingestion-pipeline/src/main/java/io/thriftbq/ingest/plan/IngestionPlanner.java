@@ -8,6 +8,7 @@ import io.thriftbq.ingest.format.Format;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
+import io.thriftbq.ingest.read.EventMessage;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.udf.EventTransforms;
@@ -16,10 +17,12 @@ import io.thriftbq.ingest.write.TableSetup;
 import io.thriftbq.ingest.write.WriteSettings;
 import io.thriftbq.schema.EventTypes;
 import io.thriftbq.schema.ThriftSource;
-import io.thriftbq.template.PubsubNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -40,9 +43,6 @@ final class IngestionPlanner {
 
   static IngestionPlan plan(IngestionOptions options, IngestionPlan.Input input) {
     List<String> problems = new ArrayList<>();
-    if (input == IngestionPlan.Input.PUBSUB) {
-      checkSource(options, problems);
-    }
     WriteMethod method = options.getBigQueryWriteMethod();
     StorageFormat format = options.getFormatToStore();
     if (method == null) {
@@ -88,11 +88,10 @@ final class IngestionPlanner {
     }
 
     MetadataColumns metadataColumns =
-        new MetadataColumns(
-            Boolean.TRUE.equals(options.getIncludePubsubMessageId()),
-            Boolean.TRUE.equals(options.getIncludePublishTime()),
-            Boolean.TRUE.equals(options.getIncludeAttributes()),
-            Boolean.TRUE.equals(options.getKeepUnknownFields()));
+        MetadataColumns.of(options)
+            .withUnknownFields(Boolean.TRUE.equals(options.getKeepUnknownFields()));
+    PTransform<PBegin, PCollection<EventMessage>> source =
+        SourcePlanner.plan(options, input, metadataColumns, problems);
     EventTypes types = chooseTypes(options, problems);
     List<EventSchemas> schemas = new ArrayList<>();
     if (types != null) {
@@ -170,8 +169,7 @@ final class IngestionPlanner {
             true));
     Format<?> effectiveFormat = Format.of(format).forMethod(method);
     return new IngestionPlan(
-        blankToNull(options.getSubscription()),
-        blankToNull(options.getInputTopic()),
+        source,
         types,
         typePlans,
         EventSink.of(effectiveFormat, keepPayload),
@@ -183,36 +181,6 @@ final class IngestionPlanner {
         blankToNull(options.getUdfClassName()),
         blankToNull(options.getEventTimeAttribute()),
         null);
-  }
-
-  private static void checkSource(IngestionOptions options, List<String> problems) {
-    boolean subscription = isSet(options.getSubscription());
-    boolean topic = isSet(options.getInputTopic());
-    if (subscription == topic) {
-      problems.add(
-          subscription
-              ? "Both --subscription and --inputTopic are set: keep only one (prefer"
-                  + " --subscription in production)"
-              : "Neither --subscription nor --inputTopic is set: set --subscription="
-                  + "projects/PROJECT/subscriptions/NAME (or --inputTopic)");
-      return;
-    }
-    if (subscription && !PubsubNames.isSubscription(options.getSubscription().trim())) {
-      problems.add(
-          "--subscription="
-              + options.getSubscription()
-              + " is not of the form projects/PROJECT/subscriptions/NAME ("
-              + PubsubNames.ID_RULE
-              + ")");
-    }
-    if (topic && !PubsubNames.isTopic(options.getInputTopic().trim())) {
-      problems.add(
-          "--inputTopic="
-              + options.getInputTopic()
-              + " is not of the form projects/PROJECT/topics/NAME ("
-              + PubsubNames.ID_RULE
-              + ")");
-    }
   }
 
   /**

@@ -5,19 +5,21 @@ import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Pr
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Reads Pub/Sub messages with their attributes and message id, from a subscription or a topic.
- * Elements are stamped with the publish time, which later steps use as the publish-time metadata.
- * Where Beam's own Pub/Sub source runs (Flink, the direct runner), its client rides out a Pub/Sub
- * outage instead of failing the job ({@link OutageTolerantPubsubClient}); Dataflow replaces the
- * source with its own, which does the same.
+ * Reads Pub/Sub messages with their attributes and message id, from a subscription or a topic, as
+ * {@link EventMessage}s. Elements are stamped with the publish time, which later steps use as the
+ * publish-time metadata. Where Beam's own Pub/Sub source runs (Flink, the direct runner), its
+ * client rides out a Pub/Sub outage instead of failing the job ({@link
+ * OutageTolerantPubsubClient}); Dataflow replaces the source with its own, which does the same.
  */
-public final class PubsubEventSource extends PTransform<PBegin, PCollection<PubsubMessage>> {
+public final class PubsubEventSource extends PTransform<PBegin, PCollection<EventMessage>> {
   private final @Nullable String subscription;
   private final @Nullable String topic;
 
@@ -35,17 +37,28 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Pubs
   }
 
   @Override
-  public PCollection<PubsubMessage> expand(PBegin begin) {
+  public PCollection<EventMessage> expand(PBegin begin) {
     checkArgument(
         isSet(subscription) != isSet(topic), "Set exactly one of a subscription and a topic");
     PubsubIO.Read<PubsubMessage> read =
         PubsubIO.readMessagesWithAttributesAndMessageId()
             .withClientFactory(new OutageTolerantPubsubClient.Factory(PubsubJsonClient.FACTORY));
     read = isSet(subscription) ? read.fromSubscription(subscription) : read.fromTopic(topic);
-    return begin.apply(isSet(subscription) ? "ReadSubscription" : "ReadTopic", read);
+    return begin
+        .apply(isSet(subscription) ? "ReadSubscription" : "ReadTopic", read)
+        .apply("ToEventMessages", ParDo.of(new ToEventMessage()))
+        .setCoder(EventMessageCoder.of());
   }
 
   private static boolean isSet(@Nullable String value) {
     return value != null && !value.isBlank();
+  }
+
+  /** Pub/Sub messages to the pipeline's carrier; fused with the read, it costs no shuffle. */
+  public static final class ToEventMessage extends DoFn<PubsubMessage, EventMessage> {
+    @ProcessElement
+    public void process(@Element PubsubMessage message, OutputReceiver<EventMessage> out) {
+      out.output(EventMessage.fromPubsub(message));
+    }
   }
 }

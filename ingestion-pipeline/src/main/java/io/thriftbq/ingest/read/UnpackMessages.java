@@ -12,7 +12,6 @@ import io.thriftbq.ingest.metrics.IngestionMetrics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -33,9 +32,9 @@ import org.joda.time.Instant;
  * <p>An unpacked event keeps the envelope's attributes, minus the envelope markers (its payload is
  * plain Thrift now), with {@code event_id} set to its own id; its message id is the envelope's
  * followed by {@code #index}, so every row's {@code _message_id} is unique and still leads back to
- * the Pub/Sub message.
+ * the Pub/Sub message (from Kafka, every member keeps the record's topic, partition and offset).
  */
-public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>, UnpackResult> {
+public final class UnpackMessages extends PTransform<PCollection<EventMessage>, UnpackResult> {
   private final int maxEventsPerEnvelope;
   private final int maxEnvelopeBytes;
 
@@ -57,8 +56,8 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
   }
 
   @Override
-  public UnpackResult expand(PCollection<PubsubMessage> messages) {
-    TupleTag<PubsubMessage> eventsTag = new TupleTag<>("events") {};
+  public UnpackResult expand(PCollection<EventMessage> messages) {
+    TupleTag<EventMessage> eventsTag = new TupleTag<>("events") {};
     TupleTag<DeadLetter> deadLettersTag = new TupleTag<>("deadLetters") {};
     PCollectionTuple outputs =
         messages.apply(
@@ -74,10 +73,10 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of()));
   }
 
-  private static final class UnpackFn extends DoFn<PubsubMessage, PubsubMessage> {
+  private static final class UnpackFn extends DoFn<EventMessage, EventMessage> {
     private final int maxEvents;
     private final int maxBytes;
-    private final TupleTag<PubsubMessage> eventsTag;
+    private final TupleTag<EventMessage> eventsTag;
     private final TupleTag<DeadLetter> deadLettersTag;
 
     private final Counter messagesRead = IngestionMetrics.counter(IngestionMetrics.MESSAGES_READ);
@@ -90,7 +89,7 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
     UnpackFn(
         int maxEvents,
         int maxBytes,
-        TupleTag<PubsubMessage> eventsTag,
+        TupleTag<EventMessage> eventsTag,
         TupleTag<DeadLetter> deadLettersTag) {
       this.maxEvents = maxEvents;
       this.maxBytes = maxBytes;
@@ -100,11 +99,11 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
 
     @ProcessElement
     public void process(
-        @Element PubsubMessage message, @Timestamp Instant timestamp, MultiOutputReceiver out) {
-      byte[] payload = message.getPayload();
+        @Element EventMessage message, @Timestamp Instant timestamp, MultiOutputReceiver out) {
+      byte[] payload = message.payload();
       messagesRead.inc();
-      bytesRead.inc(payload == null ? 0 : payload.length);
-      Map<String, String> attributes = message.getAttributeMap();
+      bytesRead.inc(payload.length);
+      Map<String, String> attributes = message.attributes();
       if (!EventEnvelope.isEnvelope(attributes)) {
         eventsRead.inc();
         out.get(eventsTag).output(message);
@@ -119,16 +118,16 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
         out.get(deadLettersTag)
             .output(
                 DeadLetter.ofEnvelope(
-                    payload == null ? new byte[0] : payload,
-                    message.getMessageId(),
-                    timestamp.isAfter(BoundedWindow.TIMESTAMP_MIN_VALUE) ? timestamp : null,
-                    attributes,
-                    e));
+                        payload,
+                        message.messageId(),
+                        timestamp.isAfter(BoundedWindow.TIMESTAMP_MIN_VALUE) ? timestamp : null,
+                        attributes,
+                        e)
+                    .withKafka(message.kafka()));
         return;
       }
       envelopesUnpacked.inc();
       eventsRead.inc(events.size());
-      String messageId = message.getMessageId();
       for (int i = 0; i < events.size(); i++) {
         Map<String, String> eventAttributes = new HashMap<>(attributes);
         eventAttributes.remove(EventEnvelope.ENVELOPE_ATTRIBUTE);
@@ -137,12 +136,7 @@ public final class UnpackMessages extends PTransform<PCollection<PubsubMessage>,
         if (eventId != null) {
           eventAttributes.put(EventAttributes.EVENT_ID, eventId);
         }
-        out.get(eventsTag)
-            .output(
-                new PubsubMessage(
-                    events.get(i),
-                    eventAttributes,
-                    messageId == null ? null : messageId + "#" + i));
+        out.get(eventsTag).output(message.withEvent(events.get(i), eventAttributes, i));
       }
     }
 

@@ -3,7 +3,6 @@ package io.thriftbq.ingest.read;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PInput;
@@ -14,15 +13,15 @@ import org.apache.beam.sdk.values.TupleTag;
 /** The output of {@link UnpackMessages}: one message per event, and corrupt envelopes. */
 public final class UnpackResult implements POutput {
   private final Pipeline pipeline;
-  private final TupleTag<PubsubMessage> eventsTag;
-  private final PCollection<PubsubMessage> events;
+  private final TupleTag<EventMessage> eventsTag;
+  private final PCollection<EventMessage> events;
   private final TupleTag<DeadLetter> deadLettersTag;
   private final PCollection<DeadLetter> deadLetters;
 
   UnpackResult(
       Pipeline pipeline,
-      TupleTag<PubsubMessage> eventsTag,
-      PCollection<PubsubMessage> events,
+      TupleTag<EventMessage> eventsTag,
+      PCollection<EventMessage> events,
       TupleTag<DeadLetter> deadLettersTag,
       PCollection<DeadLetter> deadLetters) {
     this.pipeline = pipeline;
@@ -33,7 +32,7 @@ public final class UnpackResult implements POutput {
   }
 
   /** One message per event, each holding exactly one serialized event. */
-  public PCollection<PubsubMessage> events() {
+  public PCollection<EventMessage> events() {
     return events;
   }
 

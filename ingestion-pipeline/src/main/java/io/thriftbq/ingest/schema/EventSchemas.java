@@ -131,22 +131,8 @@ public final class EventSchemas implements Serializable {
 
   static TableSchema deriveTableSchema(ThriftStruct struct, MetadataColumns metadataColumns) {
     List<TableFieldSchema> fields = new ArrayList<>(structColumns(struct));
-    if (metadataColumns.messageId()) {
-      fields.add(column(MetadataColumns.MESSAGE_ID, "STRING", "NULLABLE"));
-    }
-    if (metadataColumns.publishTime()) {
-      fields.add(column(MetadataColumns.PUBLISH_TIME, "TIMESTAMP", "NULLABLE"));
-    }
-    if (metadataColumns.attributes()) {
-      fields.add(
-          column(MetadataColumns.ATTRIBUTES, "RECORD", "REPEATED")
-              .setFields(
-                  List.of(
-                      column(MetadataColumns.ATTRIBUTE_KEY, "STRING", "REQUIRED"),
-                      column(MetadataColumns.ATTRIBUTE_VALUE, "STRING", "NULLABLE"))));
-    }
-    if (metadataColumns.unknownFields()) {
-      fields.add(column(MetadataColumns.UNKNOWN_FIELDS, "BYTES", "NULLABLE"));
+    for (MetadataColumn column : metadataColumns.inOrder()) {
+      fields.add(column.tableField());
     }
     return new TableSchema().setFields(fields);
   }

@@ -1,51 +1,162 @@
 package io.thriftbq.ingest.schema;
 
+import io.thriftbq.ingest.options.MetadataOptions;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * Which extra columns are appended, after the event's own columns, to every row: the Pub/Sub
- * metadata, and the raw event when it held fields the IDL does not know ({@code
- * --keepUnknownFields}). The leading underscore keeps them apart from IDL field names.
+ * Which {@link MetadataColumn}s are appended, after the event's own columns, to every row, in the
+ * enum's order.
  */
-public record MetadataColumns(
-    boolean messageId, boolean publishTime, boolean attributes, boolean unknownFields)
-    implements Serializable {
+public record MetadataColumns(Set<MetadataColumn> columns) implements Serializable {
 
-  public static final String MESSAGE_ID = "_message_id";
-  public static final String PUBLISH_TIME = "_publish_time";
-  public static final String ATTRIBUTES = "_attributes";
-  public static final String ATTRIBUTE_KEY = "key";
-  public static final String ATTRIBUTE_VALUE = "value";
+  // The column names as constants, for code that reads rows back.
+  public static final String MESSAGE_ID = MetadataColumn.MESSAGE_ID.columnName();
+  public static final String PUBLISH_TIME = MetadataColumn.PUBLISH_TIME.columnName();
+  public static final String ATTRIBUTES = MetadataColumn.ATTRIBUTES.columnName();
+  public static final String ATTRIBUTE_KEY = MetadataColumn.ENTRY_KEY;
+  public static final String ATTRIBUTE_VALUE = MetadataColumn.ENTRY_VALUE;
+  public static final String UNKNOWN_FIELDS = MetadataColumn.UNKNOWN_FIELDS.columnName();
 
-  /**
-   * The event's own bytes, as received, when it held a field (at any depth) that the IDL does not
-   * know; NULL otherwise. Decode it again once the IDL knows the field.
-   */
-  public static final String UNKNOWN_FIELDS = "_unknown_fields";
-
-  public static final MetadataColumns NONE = new MetadataColumns(false, false, false);
+  public static final MetadataColumns NONE = new MetadataColumns(Set.of());
 
   /** Every Pub/Sub metadata column (not the unknown-fields column). */
-  public static final MetadataColumns ALL = new MetadataColumns(true, true, true);
+  public static final MetadataColumns ALL =
+      of(MetadataColumn.MESSAGE_ID, MetadataColumn.PUBLISH_TIME, MetadataColumn.ATTRIBUTES);
+
+  /** Every Kafka metadata column (not the unknown-fields column). */
+  public static final MetadataColumns ALL_KAFKA =
+      new MetadataColumns(
+          EnumSet.of(
+              MetadataColumn.KAFKA_TOPIC,
+              MetadataColumn.KAFKA_PARTITION,
+              MetadataColumn.KAFKA_OFFSET,
+              MetadataColumn.KAFKA_KEY,
+              MetadataColumn.KAFKA_TIMESTAMP,
+              MetadataColumn.KAFKA_HEADERS));
+
+  public MetadataColumns {
+    // An EnumSet iterates in declaration order, which is the column order.
+    Set<MetadataColumn> copy = EnumSet.noneOf(MetadataColumn.class);
+    copy.addAll(columns);
+    columns = Collections.unmodifiableSet(copy);
+  }
 
   /** The Pub/Sub metadata columns only. */
   public MetadataColumns(boolean messageId, boolean publishTime, boolean attributes) {
     this(messageId, publishTime, attributes, false);
   }
 
-  /** The same columns, with or without {@link #UNKNOWN_FIELDS}. */
+  /** The Pub/Sub metadata columns and the unknown-fields column. */
+  public MetadataColumns(
+      boolean messageId, boolean publishTime, boolean attributes, boolean unknownFields) {
+    this(
+        select(
+            messageId ? MetadataColumn.MESSAGE_ID : null,
+            publishTime ? MetadataColumn.PUBLISH_TIME : null,
+            attributes ? MetadataColumn.ATTRIBUTES : null,
+            unknownFields ? MetadataColumn.UNKNOWN_FIELDS : null));
+  }
+
+  /** The metadata columns {@code options} switch on (not the unknown-fields column). */
+  public static MetadataColumns of(MetadataOptions options) {
+    return of(
+        on(options.getIncludePubsubMessageId(), MetadataColumn.MESSAGE_ID),
+        on(options.getIncludePublishTime(), MetadataColumn.PUBLISH_TIME),
+        on(options.getIncludeAttributes(), MetadataColumn.ATTRIBUTES),
+        on(options.getIncludeKafkaTopic(), MetadataColumn.KAFKA_TOPIC),
+        on(options.getIncludeKafkaPartition(), MetadataColumn.KAFKA_PARTITION),
+        on(options.getIncludeKafkaOffset(), MetadataColumn.KAFKA_OFFSET),
+        on(options.getIncludeKafkaKey(), MetadataColumn.KAFKA_KEY),
+        on(options.getIncludeKafkaTimestamp(), MetadataColumn.KAFKA_TIMESTAMP),
+        on(options.getIncludeKafkaHeaders(), MetadataColumn.KAFKA_HEADERS));
+  }
+
+  private static MetadataColumn on(Boolean flag, MetadataColumn column) {
+    return Boolean.TRUE.equals(flag) ? column : null;
+  }
+
+  public static MetadataColumns of(MetadataColumn... columns) {
+    return new MetadataColumns(select(columns));
+  }
+
+  /** The same columns, with or without {@link MetadataColumn#UNKNOWN_FIELDS}. */
   public MetadataColumns withUnknownFields(boolean keep) {
-    return new MetadataColumns(messageId, publishTime, attributes, keep);
+    return with(MetadataColumn.UNKNOWN_FIELDS, keep);
+  }
+
+  /** The same columns, with or without {@code column}. */
+  public MetadataColumns with(MetadataColumn column, boolean include) {
+    Set<MetadataColumn> copy = EnumSet.noneOf(MetadataColumn.class);
+    copy.addAll(columns);
+    if (include) {
+      copy.add(column);
+    } else {
+      copy.remove(column);
+    }
+    return new MetadataColumns(copy);
+  }
+
+  /** These columns and {@code other}'s. */
+  public MetadataColumns and(MetadataColumns other) {
+    Set<MetadataColumn> copy = EnumSet.noneOf(MetadataColumn.class);
+    copy.addAll(columns);
+    copy.addAll(other.columns);
+    return new MetadataColumns(copy);
+  }
+
+  public boolean has(MetadataColumn column) {
+    return columns.contains(column);
+  }
+
+  /** The columns in row order. */
+  public List<MetadataColumn> inOrder() {
+    return List.copyOf(columns);
+  }
+
+  public boolean messageId() {
+    return has(MetadataColumn.MESSAGE_ID);
+  }
+
+  public boolean publishTime() {
+    return has(MetadataColumn.PUBLISH_TIME);
+  }
+
+  public boolean attributes() {
+    return has(MetadataColumn.ATTRIBUTES);
+  }
+
+  public boolean unknownFields() {
+    return has(MetadataColumn.UNKNOWN_FIELDS);
   }
 
   public boolean any() {
-    return messageId || publishTime || attributes || unknownFields;
+    return !columns.isEmpty();
   }
 
   public int count() {
-    return (messageId ? 1 : 0)
-        + (publishTime ? 1 : 0)
-        + (attributes ? 1 : 0)
-        + (unknownFields ? 1 : 0);
+    return columns.size();
+  }
+
+  /** The position of {@code column} among these columns, or -1 when it is not one of them. */
+  public int indexOf(MetadataColumn column) {
+    return inOrder().indexOf(column);
+  }
+
+  private static Set<MetadataColumn> select(MetadataColumn... columns) {
+    Collection<MetadataColumn> chosen = new ArrayList<>();
+    for (MetadataColumn column : columns) {
+      if (column != null) {
+        chosen.add(column);
+      }
+    }
+    Set<MetadataColumn> set = EnumSet.noneOf(MetadataColumn.class);
+    set.addAll(chosen);
+    return set;
   }
 }

@@ -3,6 +3,7 @@ package io.thriftbq.ingest.schema;
 import com.google.api.client.json.gson.GsonFactory;
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.options.MetadataOptions;
 import io.thriftbq.schema.EventTypes;
 import io.thriftbq.schema.EventTypes.EventType;
 import io.thriftbq.schema.ThriftSchemaOptions;
@@ -48,7 +49,7 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 public final class SchemaExporter {
 
   /** Options of the exporter; the metadata switches mean what they mean to the pipeline. */
-  public interface Options extends ThriftSchemaOptions {
+  public interface Options extends ThriftSchemaOptions, MetadataOptions {
     @Description(
         "Fully qualified name of the Thrift-generated event class; give either this or"
             + " --thriftIdl (default: io.thriftbq.sample.Event when neither is given).")
@@ -61,24 +62,6 @@ public final class SchemaExporter {
     Boolean getKeepUnknownFields();
 
     void setKeepUnknownFields(Boolean value);
-
-    @Description("Include the _message_id column, as --includePubsubMessageId does.")
-    @Default.Boolean(false)
-    Boolean getIncludePubsubMessageId();
-
-    void setIncludePubsubMessageId(Boolean value);
-
-    @Description("Include the _publish_time column, as --includePublishTime does.")
-    @Default.Boolean(false)
-    Boolean getIncludePublishTime();
-
-    void setIncludePublishTime(Boolean value);
-
-    @Description("Include the _attributes column, as --includeAttributes does.")
-    @Default.Boolean(false)
-    Boolean getIncludeAttributes();
-
-    void setIncludeAttributes(Boolean value);
 
     @Description(
         "File to write the event table's JSON schema to; omit to skip it. {struct} in it is"
@@ -139,11 +122,7 @@ public final class SchemaExporter {
     PipelineOptionsFactory.register(Options.class);
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     MetadataColumns metadata =
-        new MetadataColumns(
-            options.getIncludePubsubMessageId(),
-            options.getIncludePublishTime(),
-            options.getIncludeAttributes(),
-            options.getKeepUnknownFields());
+        MetadataColumns.of(options).withUnknownFields(options.getKeepUnknownFields());
     if (!isSet(options.getOutput())
         && !isSet(options.getProtoOutput())
         && !isSet(options.getDeadLetterOutput())) {
@@ -256,14 +235,10 @@ public final class SchemaExporter {
   public static String protoSource(EventSchemas schemas, String javaPackage, String messageName) {
     MetadataColumns metadata = schemas.metadataColumns();
     List<String> columns = new ArrayList<>();
-    if (metadata.messageId()) {
-      columns.add(MetadataColumns.MESSAGE_ID);
-    }
-    if (metadata.publishTime()) {
-      columns.add(MetadataColumns.PUBLISH_TIME);
-    }
-    if (metadata.attributes()) {
-      columns.add(MetadataColumns.ATTRIBUTES);
+    for (MetadataColumn column : metadata.inOrder()) {
+      if (column != MetadataColumn.UNKNOWN_FIELDS) {
+        columns.add(column.columnName());
+      }
     }
     return ProtoSchemas.render(
         ProtoSchemas.fileFor(schemas.tableSchema(), javaPackage, messageName),

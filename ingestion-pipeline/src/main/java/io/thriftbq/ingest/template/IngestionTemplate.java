@@ -40,8 +40,9 @@ public final class IngestionTemplate {
 
   public static final TemplateSpec SPEC =
       new TemplateSpec(
-          "Thrift events from Pub/Sub to BigQuery",
-          "Reads Apache Thrift events from a Pub/Sub subscription or topic, decodes them with the"
+          "Thrift events from Pub/Sub or Kafka to BigQuery",
+          "Reads Apache Thrift events from a Pub/Sub subscription or topic or from Kafka topics,"
+              + " decodes them with the"
               + " given Thrift class, converts them to TableRow, Beam Row, Avro GenericRecord or a"
               + " protocol buffer message, and writes them to BigQuery with streaming inserts or the"
               + " Storage Write API (exactly-once or at-least-once). Events that cannot be decoded,"
@@ -56,6 +57,18 @@ public final class IngestionTemplate {
                       .withRegex(PubsubNames.SUBSCRIPTION_REGEX),
                   TemplateParameter.of("inputTopic", "Pub/Sub input topic", SOURCE, PUBSUB_TOPIC)
                       .withRegex(PubsubNames.TOPIC_REGEX),
+                  TemplateParameter.of("source", "Where events come from", SOURCE, ENUM)
+                      .withEnumLabels(Map.of("PUBSUB", "Pub/Sub", "KAFKA", "Kafka")),
+                  TemplateParameter.of(
+                          "kafkaBootstrapServers", "Kafka bootstrap servers", SOURCE, TEXT)
+                      .withRegex("^[^\\s:/,]+:[0-9]{1,5}(,[^\\s:/,]+:[0-9]{1,5})*$"),
+                  TemplateParameter.of("kafkaTopics", "Kafka topics", SOURCE, TEXT)
+                      .withRegex("^[a-zA-Z0-9._-]{1,249}(,[a-zA-Z0-9._-]{1,249})*$"),
+                  TemplateParameter.of("kafkaConsumerGroup", "Kafka consumer group", SOURCE, TEXT),
+                  TemplateParameter.of("kafkaStartOffset", "Kafka start offset", SOURCE, TEXT)
+                      .withRegex("^(EARLIEST|LATEST|[0-9]{1,19}|[0-9]{4}-[0-9]{2}-[0-9]{2}T.+)$"),
+                  TemplateParameter.of(
+                      "kafkaConsumerProperty", "Other Kafka consumer properties", SOURCE, TEXT),
                   TemplateParameter.of("thriftClassName", "Thrift event class", DECODING, TEXT)
                       .withRegex(JAVA_CLASS),
                   TemplateParameter.of("thriftProtocol", "Thrift protocol", DECODING, ENUM)
@@ -135,6 +148,18 @@ public final class IngestionTemplate {
                       "includePublishTime", "Add the publish time column", OUTPUT, BOOLEAN),
                   TemplateParameter.of(
                       "includeAttributes", "Add the attributes column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeKafkaTopic", "Add the Kafka topic column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeKafkaPartition", "Add the Kafka partition column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeKafkaOffset", "Add the Kafka offset column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeKafkaKey", "Add the Kafka key column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeKafkaTimestamp", "Add the Kafka timestamp column", OUTPUT, BOOLEAN),
+                  TemplateParameter.of(
+                      "includeKafkaHeaders", "Add the Kafka headers column", OUTPUT, BOOLEAN),
                   TemplateParameter.of("eventTimeAttribute", "Event-time attribute", OUTPUT, TEXT),
                   TemplateParameter.of("enableBigQueryAutoshard", "Auto-sharding", TUNING, BOOLEAN),
                   TemplateParameter.of("numStreamingKeys", "Streaming insert keys", TUNING, NUMBER)

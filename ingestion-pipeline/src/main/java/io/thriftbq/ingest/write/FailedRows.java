@@ -9,6 +9,8 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.origin.KafkaOrigin;
+import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -128,12 +130,21 @@ final class FailedRows {
       }
       // Without the flag; or, with it, a row Beam could not pair with its fail-safe row.
       TableRow safeRow = row == null ? new TableRow() : row;
+      MetadataColumn time =
+          metadataColumns.has(MetadataColumn.KAFKA_TIMESTAMP)
+              ? MetadataColumn.KAFKA_TIMESTAMP
+              : MetadataColumn.PUBLISH_TIME;
+      MetadataColumn entries =
+          metadataColumns.has(MetadataColumn.KAFKA_HEADERS)
+              ? MetadataColumn.KAFKA_HEADERS
+              : MetadataColumn.ATTRIBUTES;
       return DeadLetter.ofRejectedRow(
-          toJson(safeRow),
-          error,
-          metadataColumns.messageId() ? messageId(safeRow) : null,
-          metadataColumns.publishTime() ? publishTime(safeRow) : null,
-          metadataColumns.attributes() ? attributes(safeRow) : Map.of());
+              toJson(safeRow),
+              error,
+              metadataColumns.messageId() ? messageId(safeRow) : null,
+              metadataColumns.has(time) ? timestamp(safeRow, time) : null,
+              metadataColumns.has(entries) ? entries(safeRow, entries) : Map.of())
+          .withKafka(kafkaOrigin(safeRow, metadataColumns));
     }
   }
 
@@ -166,9 +177,61 @@ final class FailedRows {
     return value == null ? null : value.toString();
   }
 
-  /** Reads back a TIMESTAMP in any representation a TableRow may carry it in. */
+  /**
+   * The Kafka record a rejected row came from, when its metadata columns name it (topic, partition
+   * and offset all present); null otherwise.
+   */
+  static @Nullable KafkaOrigin kafkaOrigin(TableRow row, MetadataColumns metadataColumns) {
+    if (!metadataColumns.has(MetadataColumn.KAFKA_TOPIC)
+        || !metadataColumns.has(MetadataColumn.KAFKA_PARTITION)
+        || !metadataColumns.has(MetadataColumn.KAFKA_OFFSET)) {
+      return null;
+    }
+    Object topic = row.get(MetadataColumn.KAFKA_TOPIC.columnName());
+    Object partition = row.get(MetadataColumn.KAFKA_PARTITION.columnName());
+    Object offset = row.get(MetadataColumn.KAFKA_OFFSET.columnName());
+    if (topic == null || partition == null || offset == null) {
+      return null;
+    }
+    try {
+      return new KafkaOrigin(
+          topic.toString(),
+          Integer.parseInt(partition.toString()),
+          Long.parseLong(offset.toString()),
+          metadataColumns.has(MetadataColumn.KAFKA_KEY)
+              ? bytes(row.get(MetadataColumn.KAFKA_KEY.columnName()))
+              : null);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** Reads back a BYTES value in any representation a TableRow may carry it in. */
+  private static byte @Nullable [] bytes(@Nullable Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof byte[] bytes) {
+      return bytes;
+    }
+    if (value instanceof java.nio.ByteBuffer buffer) {
+      byte[] bytes = new byte[buffer.remaining()];
+      buffer.duplicate().get(bytes);
+      return bytes;
+    }
+    if (value instanceof com.google.protobuf.ByteString byteString) {
+      return byteString.toByteArray();
+    }
+    return java.util.Base64.getDecoder().decode(value.toString());
+  }
+
   static @Nullable Instant publishTime(TableRow row) {
-    Object value = row.get(MetadataColumns.PUBLISH_TIME);
+    return timestamp(row, MetadataColumn.PUBLISH_TIME);
+  }
+
+  /** Reads back a TIMESTAMP in any representation a TableRow may carry it in. */
+  static @Nullable Instant timestamp(TableRow row, MetadataColumn column) {
+    Object value = row.get(column.columnName());
     if (value == null) {
       return null;
     }
@@ -220,9 +283,13 @@ final class FailedRows {
     return new Instant(micros / 1000);
   }
 
-  @SuppressWarnings("unchecked")
   static Map<String, String> attributes(TableRow row) {
-    Object value = row.get(MetadataColumns.ATTRIBUTES);
+    return entries(row, MetadataColumn.ATTRIBUTES);
+  }
+
+  /** Reads back a key/value column (attributes or headers) as a map. */
+  static Map<String, String> entries(TableRow row, MetadataColumn column) {
+    Object value = row.get(column.columnName());
     if (!(value instanceof List<?> entries)) {
       return Map.of();
     }

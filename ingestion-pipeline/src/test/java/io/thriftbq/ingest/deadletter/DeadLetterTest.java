@@ -3,10 +3,12 @@ package io.thriftbq.ingest.deadletter;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -43,10 +45,29 @@ public class DeadLetterTest {
           "p:d.events",
           "");
 
+  private static final DeadLetter FROM_KAFKA =
+      SPARSE.withKafka(new KafkaOrigin("orders", 3, 1234567890123L, new byte[] {9, 8}));
+
   @Test
   public void coderRoundTripsEveryField() throws Exception {
     CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), FULL);
     CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), SPARSE);
+    CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), FROM_KAFKA);
+    CoderProperties.coderDecodeEncodeEqual(
+        DeadLetterCoder.of(), FULL.withKafka(new KafkaOrigin("t", 0, 0, null)));
+  }
+
+  @Test
+  public void kafkaOriginFillsItsColumns() {
+    TableRow row = DeadLetterSchema.toTableRow(FROM_KAFKA);
+    assertEquals("orders", row.get(DeadLetterSchema.KAFKA_TOPIC));
+    assertEquals(3L, row.get(DeadLetterSchema.KAFKA_PARTITION));
+    assertEquals(1234567890123L, row.get(DeadLetterSchema.KAFKA_OFFSET));
+    assertEquals("CQg=", row.get(DeadLetterSchema.KAFKA_KEY));
+    TableRow pubsub = DeadLetterSchema.toTableRow(FULL);
+    assertFalse(pubsub.containsKey(DeadLetterSchema.KAFKA_TOPIC));
+    assertFalse(pubsub.containsKey(DeadLetterSchema.KAFKA_OFFSET));
+    assertNotEquals(FROM_KAFKA, SPARSE);
   }
 
   @Test
@@ -96,7 +117,11 @@ public class DeadLetterTest {
             "attributes RECORD REPEATED",
             "failed_at TIMESTAMP NULLABLE",
             "event_table STRING NULLABLE",
-            "struct STRING NULLABLE"),
+            "struct STRING NULLABLE",
+            "kafka_topic STRING NULLABLE",
+            "kafka_partition INT64 NULLABLE",
+            "kafka_offset INT64 NULLABLE",
+            "kafka_key BYTES NULLABLE"),
         columns);
   }
 

@@ -58,7 +58,12 @@ public class FlexTemplateMetadataTest {
     }
     options = new LinkedHashMap<>();
     // The options the interface declares and the shared IDL options it extends.
-    for (Class<?> declaring : List.of(IngestionOptions.class, ThriftSchemaOptions.class)) {
+    for (Class<?> declaring :
+        List.of(
+            IngestionOptions.class,
+            KafkaSourceOptions.class,
+            MetadataOptions.class,
+            ThriftSchemaOptions.class)) {
       for (Method m : declaring.getDeclaredMethods()) {
         if (m.isAnnotationPresent(Description.class) && propertyName(m) != null) {
           options.put(propertyName(m), m);

@@ -44,7 +44,7 @@ public class IngestionPlannerTest {
   }
 
   private static IngestionPlan plan(IngestionOptions options) {
-    return IngestionPlan.of(options, IngestionPlan.Input.PUBSUB);
+    return IngestionPlan.of(options, IngestionPlan.Input.SOURCE);
   }
 
   private static void assertInvalid(String expectedText, String... args) {

@@ -36,7 +36,7 @@ public class ManyTypesPlanTest {
     all.addAll(Arrays.asList(args));
     return IngestionPlan.of(
         PipelineOptionsFactory.fromArgs(all.toArray(new String[0])).as(IngestionOptions.class),
-        IngestionPlan.Input.PUBSUB);
+        IngestionPlan.Input.SOURCE);
   }
 
   private static String problem(String... args) {

@@ -32,7 +32,7 @@ final class ElementSizes {
     IngestionOptions options =
         PipelineOptionsFactory.fromArgs(ingestionArgs.toArray(new String[0]))
             .as(IngestionOptions.class);
-    IngestionPlan plan = IngestionPlan.of(options, IngestionPlan.Input.PUBSUB);
+    IngestionPlan plan = IngestionPlan.of(options, IngestionPlan.Input.SOURCE);
     try {
       return mean(plan.sink(), plan.decoding(), plan.schemas(), generator, events);
     } catch (Exception e) {
@@ -64,7 +64,7 @@ final class ElementSizes {
       // The bare struct: a union-wrapped event decodes as the union, not as its member.
       RandomEventGenerator generator = new RandomEventGenerator(mix.generator(type).config());
       int chosen = type;
-      IngestionPlan plan = IngestionPlan.of(options, IngestionPlan.Input.PUBSUB);
+      IngestionPlan plan = IngestionPlan.of(options, IngestionPlan.Input.SOURCE);
       try {
         total +=
             Math.round(

@@ -1,0 +1,57 @@
+package io.thriftbq.ingest.options;
+
+import java.util.List;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/** Where the pipeline reads (Pub/Sub or Kafka), and how it reads Kafka. */
+public interface KafkaSourceOptions extends PipelineOptions {
+  /** Default of {@code --kafkaStartOffset}. */
+  String DEFAULT_KAFKA_START_OFFSET = "EARLIEST";
+
+  @Description(
+      "Where events come from: PUBSUB (--subscription or --inputTopic) or KAFKA"
+          + " (--kafkaBootstrapServers, --kafkaTopics, --kafkaConsumerGroup).")
+  @Default.Enum("PUBSUB")
+  Source getSource();
+
+  void setSource(Source value);
+
+  @Description(
+      "Kafka bootstrap servers as host:port[,host:port...], for --source=KAFKA. For Managed"
+          + " Service for Apache Kafka: bootstrap.CLUSTER.REGION.managedkafka.PROJECT.cloud.goog:9092.")
+  String getKafkaBootstrapServers();
+
+  void setKafkaBootstrapServers(String value);
+
+  @Description("Kafka topics to read, comma-separated, for --source=KAFKA.")
+  List<String> getKafkaTopics();
+
+  void setKafkaTopics(List<String> value);
+
+  @Description(
+      "Kafka consumer group, for --source=KAFKA. The job commits its offsets to it as bundles"
+          + " finalize, so a new job on the same group resumes where the last one stopped.")
+  String getKafkaConsumerGroup();
+
+  void setKafkaConsumerGroup(String value);
+
+  @Description(
+      "Where to start in a partition the consumer group has no committed offset for: EARLIEST,"
+          + " LATEST, or a time (ISO-8601 like 2026-11-26T10:00:00Z, or epoch milliseconds) to start"
+          + " at the first record at or after it. Committed offsets always win.")
+  @Default.String(DEFAULT_KAFKA_START_OFFSET)
+  String getKafkaStartOffset();
+
+  void setKafkaStartOffset(String value);
+
+  @Description(
+      "Any other Kafka consumer property as key=value; repeat the flag (or separate with commas)"
+          + " for several, e.g. --kafkaConsumerProperty=fetch.max.bytes=52428800. The properties the"
+          + " pipeline sets itself (key and value deserializers, group id, auto commit) cannot be"
+          + " overridden.")
+  List<String> getKafkaConsumerProperty();
+
+  void setKafkaConsumerProperty(List<String> value);
+}
