@@ -15,12 +15,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Reads the {@code event_time_ms} attribute back out of rows on their way to the emulator, for
- * {@link HandOffLatencyProbe}. Rows without an {@code _attributes} column (the dead-letter table,
- * or a run without {@code --includeAttributes}) are skipped.
+ * {@link HandOffLatencyProbe}: from the {@code _attributes} column (Pub/Sub) or the {@code
+ * _kafka_headers} column (Kafka). Rows with neither (the dead-letter table, or a run without
+ * {@code --includeAttributes} or {@code --includeKafkaHeaders}) are skipped.
  */
 final class EventTimeExtractor {
   private static final Logger LOG = Logger.getLogger(EventTimeExtractor.class.getName());
-  static final String ATTRIBUTES_COLUMN = "_attributes";
+  static final List<String> ATTRIBUTE_COLUMNS = List.of("_attributes", "_kafka_headers");
   static final String EVENT_TIME_KEY = "event_time_ms";
 
   private final Descriptors.@Nullable Descriptor descriptor;
@@ -49,7 +50,11 @@ final class EventTimeExtractor {
                   .build(),
               new Descriptors.FileDescriptor[0]);
       built = file.findMessageTypeByName(descriptorProto.getName());
-      attributesField = built == null ? null : built.findFieldByName(ATTRIBUTES_COLUMN);
+      for (String column : ATTRIBUTE_COLUMNS) {
+        if (attributesField == null && built != null) {
+          attributesField = built.findFieldByName(column);
+        }
+      }
       if (attributesField != null
           && attributesField.getJavaType() == Descriptors.FieldDescriptor.JavaType.MESSAGE) {
         keyField = attributesField.getMessageType().findFieldByName("key");
@@ -95,7 +100,10 @@ final class EventTimeExtractor {
     return null;
   }
 
-  /** For streaming inserts: {@code _attributes} is a list of {@code {key, value}} maps. */
+  /**
+   * For streaming inserts: {@code _attributes} (or {@code _kafka_headers}) is a list of {@code
+   * {key, value}} maps.
+   */
   static void recordTableRows(List<TableRow> rows) {
     recordTableRows(rows, null);
   }
@@ -104,7 +112,10 @@ final class EventTimeExtractor {
   static void recordTableRows(List<TableRow> rows, @Nullable String table) {
     long now = System.currentTimeMillis();
     for (TableRow row : rows) {
-      Object attributes = row.get(ATTRIBUTES_COLUMN);
+      Object attributes = row.get(ATTRIBUTE_COLUMNS.get(0));
+      if (attributes == null) {
+        attributes = row.get(ATTRIBUTE_COLUMNS.get(1));
+      }
       if (!(attributes instanceof List)) {
         continue;
       }
