@@ -7,7 +7,7 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/common.sh"
 
 usage() {
   cat <<EOF2
-Usage: $(basename "$0") --project PROJECT --step N [options]
+Usage: $(basename "$0") --project PROJECT --step N [--source pubsub|kafka] [options]
 
 Runs the flex templates <templates_location>/ingestion.json and datagen.json with the settings
 of tuning step N (scripts/lib/tuning-steps.tsv, the one step table) and the common Dataflow settings
@@ -19,6 +19,10 @@ Options:
   --prefix PREFIX            Prefix of the job names (default: thriftbq).
   --step N                   Tuning step (a number of scripts/lib/tuning-steps.tsv). Required.
   --pipeline NAME            ingestion, datagen or both (default: both).
+  --source pubsub|kafka      Route of the events (default: pubsub), as Terraform's event_source
+                             was applied: kafka reads and writes the Managed Kafka topic
+                             (bootstrap address, topic, consumer group from the Terraform
+                             outputs; GOOGLE_OAUTH as the worker service account).
   --max-workers N            Max workers of the ingestion job (default: 100).
   --generator-max-workers N  Max workers of the generator job (default: 40).
   --generator-rate N         Events per second of the generator (default: 1000000).
@@ -46,6 +50,7 @@ REGION="us-central1"
 PREFIX="thriftbq"
 STEP=""
 PIPELINE="both"
+SOURCE="pubsub"
 MAX_WORKERS=100
 GENERATOR_MAX_WORKERS=40
 GENERATOR_RATE=1000000
@@ -67,15 +72,16 @@ while [[ $# -gt 0 ]]; do
     --dry-run) DRY_RUN=1 ;;
     --project=* | --region=* | --prefix=* | --step=* | --pipeline=* | --max-workers=* | \
       --generator-max-workers=* | --generator-rate=* | --parameter=* | --idl=* | --struct=* | \
-      --idl-include=* | --structs=* | --union=* | --struct-attribute=* | --table-for-struct=*)
+      --idl-include=* | --structs=* | --union=* | --struct-attribute=* | --table-for-struct=* | --source=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
     --project | --region | --prefix | --step | --pipeline | --max-workers | \
       --generator-max-workers | --generator-rate | --parameter | --idl | --struct | --idl-include | \
-      --structs | --union | --struct-attribute | --table-for-struct)
+      --structs | --union | --struct-attribute | --table-for-struct | --source)
       need_value "$@"
       case "$1" in
+        --source) SOURCE="$2" ;;
         --idl) IDL="$2" ;;
         --struct) STRUCT="$2" ;;
         --structs) STRUCTS="$2" ;;
@@ -106,6 +112,7 @@ done
 validate_project "$PROJECT"
 validate_region "$REGION"
 validate_prefix "$PREFIX"
+validate_source
 [[ -n "$STEP" ]] || usage_error "--step is required (one of $(step_numbers | tr "\n" " "))."
 validate_step "$STEP"
 validate_positive_int --max-workers "$MAX_WORKERS"
@@ -164,6 +171,8 @@ step_settings "$STEP"
 struct_args
 log "Step $STEP from flex templates: $STEP_TITLE"
 templates="$(tf_output templates_location)"
+# The route of the events (--source): Pub/Sub names or the Managed Kafka cluster's, from Terraform.
+source_args
 
 if [[ "$PIPELINE" != datagen ]]; then
   job="$(ingest_job_name "$STEP")"
@@ -172,7 +181,7 @@ if [[ "$PIPELINE" != datagen ]]; then
   # (table_args; the tables come from Terraform's event_tables).
   table_args
   params="$(join_params \
-    --subscription="$(tf_output subscription_id)" \
+    "${INGEST_SOURCE_ARGS[@]}" \
     "${INGEST_TABLE_ARGS[@]}" \
     "${INGEST_STRUCT_ARGS[@]}" \
     --thriftProtocol="$THRIFT_PROTOCOL" \
@@ -185,7 +194,7 @@ if [[ "$PIPELINE" != ingestion ]]; then
   job="$(datagen_job_name "$STEP")"
   generator_step_args
   flex_flags "$job" "$GENERATOR_MAX_WORKERS"
-  params="$(join_params --outputTopic="$(tf_output topic_id)" "${GENERATOR_ARGS[@]}")"
+  params="$(join_params "${GENERATOR_SINK_ARGS[@]}" "${GENERATOR_ARGS[@]}")"
   run gcloud dataflow flex-template run "$job" --template-file-gcs-location="$templates/datagen.json" \
     "${FLEX_FLAGS[@]}" --parameters="$params"
 fi

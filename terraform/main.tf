@@ -13,6 +13,16 @@ locals {
 
   labels = merge({ app = "thrift-pubsub-bigquery", managed-by = "terraform" }, var.labels)
 
+  # One route from the generator to the ingestion job (event_source): Pub/Sub or Managed Kafka.
+  pubsub = var.event_source == "pubsub"
+  kafka  = var.event_source == "kafka"
+
+  # Kafka names: the cluster, its event topic, and the consumer group the ingestion job commits
+  # its offsets to (Kafka creates a group on its first commit; nothing to provision).
+  kafka_cluster_id     = "${local.name_hyphen}-kafka"
+  kafka_topic          = "${local.name_hyphen}-events"
+  kafka_consumer_group = "${local.name_hyphen}-ingest"
+
   event_table_schema_file       = coalesce(var.event_table_schema_file, "${path.module}/schemas/event_table.json")
   dead_letter_table_schema_file = coalesce(var.dead_letter_table_schema_file, "${path.module}/schemas/dead_letter_table.json")
 
@@ -30,7 +40,7 @@ locals {
     }
   }
 
-  apis = [
+  apis = concat([
     "artifactregistry.googleapis.com",
     "bigquery.googleapis.com",
     "bigquerystorage.googleapis.com",
@@ -38,9 +48,8 @@ locals {
     "compute.googleapis.com",
     "dataflow.googleapis.com",
     "iam.googleapis.com",
-    "pubsub.googleapis.com",
     "storage.googleapis.com",
-  ]
+  ], local.pubsub ? ["pubsub.googleapis.com"] : ["managedkafka.googleapis.com"])
 }
 
 resource "google_project_service" "apis" {
@@ -64,6 +73,7 @@ module "network" {
 
 module "pubsub" {
   source = "./modules/pubsub"
+  count  = local.pubsub ? 1 : 0
 
   project_id                 = var.project_id
   project_number             = data.google_project.this.number
@@ -72,6 +82,25 @@ module "pubsub" {
   message_retention_duration = var.message_retention_duration
   max_delivery_attempts      = var.max_delivery_attempts
   labels                     = local.labels
+
+  depends_on = [google_project_service.apis]
+}
+
+module "kafka" {
+  source = "./modules/kafka"
+  count  = local.kafka ? 1 : 0
+
+  project_id        = var.project_id
+  region            = var.region
+  cluster_id        = local.kafka_cluster_id
+  topic_id          = local.kafka_topic
+  subnetwork_id     = module.network.subnetwork_id
+  vcpu_count        = var.kafka_vcpu_count
+  memory_gib        = var.kafka_memory_gib
+  partition_count   = var.kafka_partition_count
+  retention_ms      = var.kafka_retention_hours * 3600 * 1000
+  max_message_bytes = var.kafka_max_message_bytes
+  labels            = local.labels
 
   depends_on = [google_project_service.apis]
 }
@@ -115,8 +144,10 @@ module "service_account" {
 
   project_id             = var.project_id
   account_id             = "${local.name_hyphen}-df-worker"
-  subscription_id        = module.pubsub.subscription_id
-  topic_id               = module.pubsub.topic_id
+  pubsub_access          = local.pubsub
+  subscription_id        = local.pubsub ? module.pubsub[0].subscription_id : null
+  topic_id               = local.pubsub ? module.pubsub[0].topic_id : null
+  kafka_client           = local.kafka
   dataset_id             = module.bigquery.dataset_id
   bucket_name            = module.storage.bucket_name
   artifact_repository_id = module.storage.artifact_repository_id

@@ -16,19 +16,39 @@ output "name_prefix" {
   value       = var.name_prefix
 }
 
+output "event_source" {
+  description = "Route of the events: pubsub or kafka (the launch scripts' --source)."
+  value       = var.event_source
+}
+
 output "topic_id" {
-  description = "Topic the generator publishes to (projects/P/topics/T)."
-  value       = module.pubsub.topic_id
+  description = "Topic the generator publishes to (projects/P/topics/T); null with event_source = kafka."
+  value       = local.pubsub ? module.pubsub[0].topic_id : null
 }
 
 output "subscription_id" {
-  description = "Subscription the ingestion pipeline reads (projects/P/subscriptions/S)."
-  value       = module.pubsub.subscription_id
+  description = "Subscription the ingestion pipeline reads (projects/P/subscriptions/S); null with event_source = kafka."
+  value       = local.pubsub ? module.pubsub[0].subscription_id : null
 }
 
 output "dead_letter_topic_id" {
-  description = "Topic that receives messages Pub/Sub could not deliver after max_delivery_attempts."
-  value       = module.pubsub.dead_letter_topic_id
+  description = "Topic that receives messages Pub/Sub could not deliver after max_delivery_attempts; null with event_source = kafka."
+  value       = local.pubsub ? module.pubsub[0].dead_letter_topic_id : null
+}
+
+output "kafka_bootstrap_servers" {
+  description = "Bootstrap address of the Managed Kafka cluster, bootstrap.CLUSTER.REGION.managedkafka.PROJECT.cloud.goog:9092 (--kafkaBootstrapServers, with --kafkaAuthentication=GOOGLE_OAUTH); null with event_source = pubsub."
+  value       = local.kafka ? module.kafka[0].bootstrap_servers : null
+}
+
+output "kafka_topic" {
+  description = "Kafka topic the generator publishes to and the ingestion job reads (--kafkaTopic, --kafkaTopics); null with event_source = pubsub."
+  value       = local.kafka ? module.kafka[0].topic_name : null
+}
+
+output "kafka_consumer_group" {
+  description = "Consumer group of the ingestion job (--kafkaConsumerGroup): it resumes from the group's committed offsets; null with event_source = pubsub."
+  value       = local.kafka ? local.kafka_consumer_group : null
 }
 
 output "event_table_spec" {

@@ -33,6 +33,72 @@ variable "name_prefix" {
   }
 }
 
+variable "event_source" {
+  description = "Where the events travel from the generator to the ingestion pipeline: pubsub (a topic and a subscription) or kafka (a Managed Service for Apache Kafka cluster and topic, reached from the workers' subnetwork; the jobs run with --source kafka). The other's resources are not created; switching destroys them."
+  type        = string
+  default     = "pubsub"
+
+  validation {
+    condition     = contains(["pubsub", "kafka"], var.event_source)
+    error_message = "event_source must be pubsub or kafka."
+  }
+}
+
+variable "kafka_vcpu_count" {
+  description = "vCPUs of the Managed Kafka cluster (event_source = kafka; at least 3). Size it from the publish and read rates: the default is a small cluster to try the route, far from the study's 1 GB/s."
+  type        = number
+  default     = 3
+
+  validation {
+    condition     = var.kafka_vcpu_count >= 3 && floor(var.kafka_vcpu_count) == var.kafka_vcpu_count
+    error_message = "kafka_vcpu_count must be a whole number of at least 3."
+  }
+}
+
+variable "kafka_memory_gib" {
+  description = "Memory of the Managed Kafka cluster in GiB, 1 to 8 per vCPU (event_source = kafka)."
+  type        = number
+  default     = 12
+
+  validation {
+    condition     = var.kafka_memory_gib >= 3 && floor(var.kafka_memory_gib) == var.kafka_memory_gib
+    error_message = "kafka_memory_gib must be a whole number of GiB, at least 3 (1 per vCPU of the smallest cluster)."
+  }
+}
+
+variable "kafka_partition_count" {
+  description = "Partitions of the Kafka event topic. They bound the read's parallelism (KafkaIO reads each partition in one split), so keep at least as many as the ingestion job's worker vCPUs at its largest."
+  type        = number
+  default     = 128
+
+  validation {
+    condition     = var.kafka_partition_count >= 1 && var.kafka_partition_count <= 10000 && floor(var.kafka_partition_count) == var.kafka_partition_count
+    error_message = "kafka_partition_count must be a whole number between 1 and 10000."
+  }
+}
+
+variable "kafka_retention_hours" {
+  description = "How long the Kafka topic keeps records, in hours (1 to 168). One day by default, like the Pub/Sub subscription: at 1 GB/s a long backlog is costly."
+  type        = number
+  default     = 24
+
+  validation {
+    condition     = var.kafka_retention_hours >= 1 && var.kafka_retention_hours <= 168
+    error_message = "kafka_retention_hours must be between 1 and 168."
+  }
+}
+
+variable "kafka_max_message_bytes" {
+  description = "Largest record batch the Kafka topic accepts, in bytes. The generator's records must fit (its producer's max.request.size is 1048576 by default); raise both together for larger envelopes."
+  type        = number
+  default     = 1048588
+
+  validation {
+    condition     = var.kafka_max_message_bytes >= 1024 && var.kafka_max_message_bytes <= 10485760
+    error_message = "kafka_max_message_bytes must be between 1024 and 10485760."
+  }
+}
+
 variable "bigquery_location" {
   description = "Location of the BigQuery dataset. Defaults to the US multi-region: the Storage Write API throughput quota is about 3 GB/s per project in the US and EU multi-regions but about 300 MB/s in a single region, and the workload is about 1 GB/s."
   type        = string

@@ -12,7 +12,11 @@ these checks catch the mistakes they would have caught in our own wiring:
 * terraform.tfvars.example sets only declared variables, and every required one;
 * the name-prefix rule is the same in Terraform and in scripts/lib/common.sh;
 * security rules: no firewall open to 0.0.0.0/0, no SSH rule, no project metadata, no primitive
-  roles, and roles/dataflow.worker is the only project-level grant;
+  roles, and the only project-level grants are roles/dataflow.worker and, only when the Kafka
+  route is on, roles/managedkafka.client (the provider has no narrower Managed Kafka IAM resource);
+* the Kafka route: Pub/Sub and Kafka modules are each created for their event_source only, the
+  cluster is published in the workers' subnetwork, the topic is replicated 3 times, and the
+  outputs the scripts read for --source kafka exist;
 * the schema files are BigQuery JSON schemas, and the dead-letter schema has the agreed columns;
 * many event types: the event_tables map's attributes are the ones main.tf reads, the bigquery
   module gets every attribute its struct_tables input declares, and the table naming rule
@@ -143,9 +147,9 @@ def main():
         for k, v in sorted(mvars.items()):
             if "default" not in v:
                 check(k in passed, f"module {name}: required input {k} is not passed")
-        for used in sorted(set(re.findall(rf"\bmodule\.{re.escape(name)}\.([A-Za-z_][A-Za-z0-9_]*)", root_text))):
+        for used in sorted(set(re.findall(rf"\bmodule\.{re.escape(name)}(?:\[\d+\])?\.([A-Za-z_][A-Za-z0-9_]*)", root_text))):
             check(used in mouts, f"root reads module.{name}.{used}, which is not an output of the module")
-    for used in sorted(set(re.findall(r"\bmodule\.([A-Za-z_][A-Za-z0-9_]*)\.", root_text))):
+    for used in sorted(set(re.findall(r"\bmodule\.([A-Za-z_][A-Za-z0-9_]*)(?:\[\d+\])?\.", root_text))):
         check(used in modules, f"root reads module.{used}, which is not called")
 
     # Outputs the scripts read.
@@ -203,8 +207,28 @@ def main():
                     check(role not in ("roles/owner", "roles/editor", "roles/viewer"), f"{where}: primitive role {role}")
                 if rtype.startswith("google_project_iam"):
                     project_roles.append(role)
-    check(project_roles == ["roles/dataflow.worker"],
-          f"project-level roles must be exactly roles/dataflow.worker, found {project_roles}")
+                    if role == "roles/managedkafka.client":
+                        check(unwrap(body.get("count")) == "${var.kafka_client ? 1 : 0}",
+                              f"{where}: roles/managedkafka.client must be granted only with the Kafka route (count on var.kafka_client)")
+    check(sorted(project_roles) == ["roles/dataflow.worker", "roles/managedkafka.client"],
+          f"project-level roles must be exactly roles/dataflow.worker and roles/managedkafka.client, found {project_roles}")
+
+    # The Kafka route.
+    check("event_source" in root_vars, "variables.tf: variable event_source (pubsub or kafka) is missing")
+    for name, want in (("pubsub", "${local.pubsub ? 1 : 0}"), ("kafka", "${local.kafka ? 1 : 0}")):
+        got = unwrap(modules.get(name, {}).get("count"))
+        check(got == want, f"module {name}: count should be {want}, got {got}")
+    kafka_parsed, _ = load_dir(TF / "modules" / "kafka")
+    kafka_resources = {(r, n): b for p in kafka_parsed.values() for r, n, b in resources(p)}
+    cluster = kafka_resources.get(("google_managed_kafka_cluster", "this"), {})
+    topic = kafka_resources.get(("google_managed_kafka_topic", "events"), {})
+    check(cluster, "modules/kafka: google_managed_kafka_cluster.this is missing")
+    check(topic, "modules/kafka: google_managed_kafka_topic.events is missing")
+    check(unwrap(topic.get("replication_factor")) == 3, "modules/kafka: the event topic's replication_factor should be 3")
+    check("subnetwork_id = module.network.subnetwork_id" in re.sub(r"\s+", " ", root_text),
+          "main.tf: the Kafka cluster should be published in the workers' subnetwork (module.network.subnetwork_id)")
+    for name in ("kafka_bootstrap_servers", "kafka_topic", "kafka_consumer_group"):
+        check(name in root_outputs, f"outputs.tf: output {name} (read by the scripts with --source kafka) is missing")
 
     # Many event types: the attributes of the map variable, the local that feeds the module, and
     # the module's input agree; the table naming rule is written once and the scripts read it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Offline check of the Terraform variables' validation rules, with no provider: the variables.tf
-# of the root (and of the bigquery module) are copied alone into a scratch directory, where
+# of the root (and of the bigquery and kafka modules) are copied alone into a scratch directory, where
 # terraform init needs nothing to download, and planned with good values (must pass) and bad ones
 # (must be refused). terraform validate/plan of the whole configuration still cannot run offline
 # (the Google provider is not obtainable); this catches what they would have caught in the rules
@@ -66,6 +66,14 @@ expect fail root "event_tables five clustering fields" \
   '{"event_tables": {"order": {"schema_file": "x.json", "clustering_fields": ["a","b","c","d","e"]}}}' "$example"
 expect fail root "event_tables entry without schema_file" '{"event_tables": {"order": {"table_id": "orders"}}}' "$example"
 expect fail root "bad name_prefix" '{"name_prefix": "Bad_Prefix"}' "$example"
+expect pass root "the Kafka route, sized" '{"event_source": "kafka", "kafka_vcpu_count": 24,
+  "kafka_memory_gib": 96, "kafka_partition_count": 256, "kafka_retention_hours": 6}' "$example"
+expect fail root "event_source neither pubsub nor kafka" '{"event_source": "Kafka"}' "$example"
+expect fail root "a Kafka cluster below 3 vCPUs" '{"event_source": "kafka", "kafka_vcpu_count": 2}' "$example"
+expect fail root "Kafka memory below 3 GiB" '{"kafka_memory_gib": 2}' "$example"
+expect fail root "no Kafka partitions" '{"kafka_partition_count": 0}' "$example"
+expect fail root "Kafka retention above a week" '{"kafka_retention_hours": 169}' "$example"
+expect fail root "Kafka max.message.bytes above 10 MiB" '{"kafka_max_message_bytes": 20971520}' "$example"
 
 scratch bigquery "$TF/modules/bigquery"
 bq='"project_id": "my-project", "location": "US", "event_table_id": "events",
@@ -77,6 +85,13 @@ expect pass bigquery "dataset with struct tables" "{$bq, \"dataset_id\": \"my_de
   \"table_id\": \"events_order\", \"schema\": \"[]\", \"partition_type\": \"DAY\", \"partition_field\": null,
   \"clustering_fields\": []}}}"
 expect fail bigquery "dataset id with a hyphen" "{$bq, \"dataset_id\": \"my-demo\"}"
+
+scratch kafka "$TF/modules/kafka"
+kafka='"project_id": "my-project", "region": "us-central1", "topic_id": "thriftbq-events",
+  "subnetwork_id": "projects/my-project/regions/us-central1/subnetworks/thriftbq-workers", "vcpu_count": 3,
+  "memory_gib": 12, "partition_count": 128, "retention_ms": 86400000, "max_message_bytes": 1048588, "labels": {}'
+expect pass kafka "cluster thriftbq-kafka" "{$kafka, \"cluster_id\": \"thriftbq-kafka\"}"
+expect fail kafka "cluster id with an underscore" "{$kafka, \"cluster_id\": \"thriftbq_kafka\"}"
 
 echo "terraform variables: $((CASES - FAILED)) passed, $FAILED failed (variables.tf alone, no provider)"
 ((FAILED == 0))

@@ -241,6 +241,13 @@ validate_event_types() {
   return 0
 }
 
+# validate_source: --source is pubsub or kafka (any case; SOURCE is set to lowercase).
+validate_source() {
+  SOURCE="$(tr '[:upper:]' '[:lower:]' <<<"${SOURCE:-pubsub}")"
+  [[ "$SOURCE" == pubsub || "$SOURCE" == kafka ]] ||
+    usage_error "--source must be pubsub or kafka, got '$SOURCE'."
+}
+
 # need_value OPTION "$@": fail if the option has no value after it.
 need_value() {
   [[ $# -ge 2 && -n "$2" && "$2" != --* ]] || usage_error "$1 needs a value."
@@ -264,7 +271,8 @@ tf_output() {
   printf '%s' "$value"
 }
 
-# tf_vars: the -var arguments every terraform call gets (project, region, prefix, tfvars file).
+# tf_vars: the -var arguments every terraform call gets (project, region, prefix, tfvars file,
+# and last, so that --source decides it over a tfvars file, the route of the events).
 tf_vars() {
   TF_VAR_ARGS=(-var="project_id=$PROJECT" -var="region=$REGION" -var="name_prefix=$PREFIX")
   # Many event types: the tables' map (event_tables) SchemaExporter wrote; before --tfvars, so a
@@ -281,6 +289,7 @@ tf_vars() {
   if [[ -n "${DEAD_LETTER_SCHEMA_FILE:-}" ]]; then
     TF_VAR_ARGS+=(-var="dead_letter_table_schema_file=$DEAD_LETTER_SCHEMA_FILE")
   fi
+  TF_VAR_ARGS+=(-var="event_source=${SOURCE:-pubsub}")
 }
 
 tf_apply() {
@@ -395,6 +404,37 @@ table_args() {
   INGEST_TABLE_ARGS=(--outputTable="$output" --deadLetterTable="$dead_letter")
   if [[ -n "${TABLE_FOR_STRUCT:-}" ]]; then
     INGEST_TABLE_ARGS+=(--tableForStruct="$TABLE_FOR_STRUCT")
+  fi
+}
+
+# source_args: the route of the events (--source), from the Terraform outputs: the ingestion
+# job's input and the generator's output. Pub/Sub: the subscription and the topic. Kafka (Managed
+# Service for Apache Kafka): the bootstrap address, the topic and the consumer group, both jobs
+# authenticating as the worker service account (GOOGLE_OAUTH, no secret). Outside a dry run,
+# checks that Terraform's event_source is the same route. Sets INGEST_SOURCE_ARGS and
+# GENERATOR_SINK_ARGS.
+source_args() {
+  if ((!DRY_RUN)); then
+    local applied
+    applied="$(tf_output event_source)"
+    [[ "$applied" == "${SOURCE:-pubsub}" ]] ||
+      die "--source ${SOURCE:-pubsub}, but the infrastructure was applied with event_source = $applied: run without --skip-terraform (terraform apply switches the route) or use --source $applied."
+  fi
+  if [[ "${SOURCE:-pubsub}" == kafka ]]; then
+    local servers topic group
+    servers="$(tf_output kafka_bootstrap_servers)"
+    topic="$(tf_output kafka_topic)"
+    group="$(tf_output kafka_consumer_group)"
+    INGEST_SOURCE_ARGS=(--source=KAFKA --kafkaBootstrapServers="$servers" --kafkaTopics="$topic"
+      --kafkaConsumerGroup="$group" --kafkaAuthentication=GOOGLE_OAUTH)
+    GENERATOR_SINK_ARGS=(--sink=KAFKA --kafkaBootstrapServers="$servers" --kafkaTopic="$topic"
+      --kafkaAuthentication=GOOGLE_OAUTH)
+  else
+    local subscription topic
+    subscription="$(tf_output subscription_id)"
+    topic="$(tf_output topic_id)"
+    INGEST_SOURCE_ARGS=(--subscription="$subscription")
+    GENERATOR_SINK_ARGS=(--outputTopic="$topic")
   fi
 }
 
@@ -514,7 +554,7 @@ launch_usage() {
   local n="$1"
   step_settings "$n"
   cat <<EOF
-Usage: $(basename "$0") --project PROJECT [options] [-- INGESTION_FLAGS...]
+Usage: $(basename "$0") --project PROJECT [--source pubsub|kafka] [options] [-- INGESTION_FLAGS...]
        $(basename "$0") --local [run-local.sh flags...]
 
 Tuning step $n: $STEP_TITLE.
@@ -531,6 +571,11 @@ Options:
   --project ID               Google Cloud project (default: \$GOOGLE_CLOUD_PROJECT). Required.
   --region REGION            Dataflow region (default: us-central1).
   --prefix PREFIX            Name prefix of the Terraform resources and jobs (default: thriftbq).
+  --source pubsub|kafka      Route of the events (default: pubsub). kafka: Terraform creates a
+                             Managed Service for Apache Kafka cluster and topic (event_source =
+                             kafka), the generator publishes to it (--sink=KAFKA) and the
+                             ingestion job reads it (--source=KAFKA, the Terraform consumer
+                             group), both authenticated as the worker service account.
   --max-workers N            Max workers of the ingestion job (default: 100).
   --generator-max-workers N  Max workers of the generator job (default: 40).
   --generator-rate N         Events per second of the generator (default: 1000000, the study's
@@ -594,6 +639,7 @@ parse_launch_args() {
   SKIP_TERRAFORM=0
   SKIP_BUILD=0
   NO_GENERATOR=0
+  SOURCE="pubsub"
   IDL=""
   STRUCT=""
   STRUCTS=""
@@ -617,15 +663,16 @@ parse_launch_args() {
       --no-generator) NO_GENERATOR=1 ;;
       --project=* | --region=* | --prefix=* | --max-workers=* | --generator-max-workers=* | \
         --generator-rate=* | --generator-arg=* | --tfvars=* | --idl=* | --struct=* | --idl-include=* | \
-        --structs=* | --union=* | --struct-attribute=* | --table-for-struct=*)
+        --structs=* | --union=* | --struct-attribute=* | --table-for-struct=* | --source=*)
         set -- "${1%%=*}" "${1#*=}" "${@:2}"
         continue
         ;;
       --project | --region | --prefix | --max-workers | --generator-max-workers | \
         --generator-rate | --tfvars | --idl | --struct | --idl-include | \
-        --structs | --union | --struct-attribute | --table-for-struct)
+        --structs | --union | --struct-attribute | --table-for-struct | --source)
         need_value "$@"
         case "$1" in
+          --source) SOURCE="$2" ;;
           --idl) IDL="$2" ;;
           --struct) STRUCT="$2" ;;
           --structs) STRUCTS="$2" ;;
@@ -668,6 +715,7 @@ parse_launch_args() {
   validate_project "$PROJECT"
   validate_region "$REGION"
   validate_prefix "$PREFIX"
+  validate_source
   validate_positive_int --max-workers "$MAX_WORKERS"
   validate_positive_int --generator-max-workers "$GENERATOR_MAX_WORKERS"
   validate_positive_int --generator-rate "$GENERATOR_RATE"
@@ -727,6 +775,9 @@ launch_step() {
   log "Step $STEP: $STEP_TITLE"
   log "Lesson: $STEP_LESSON"
   log "Project $PROJECT, region $REGION, prefix $PREFIX; jobs $ingest_job and $datagen_job."
+  if [[ "$SOURCE" == kafka ]]; then
+    log "Events travel through Managed Service for Apache Kafka (--source kafka)."
+  fi
   ((DRY_RUN)) && log "Dry run: the commands are printed on stdout and nothing is called."
 
   # 1. Jars (first: with --idl the table schema is exported with them).
@@ -746,7 +797,7 @@ launch_step() {
     tf_apply
   fi
 
-  # 3. One ingestion job per subscription: two would split the messages between them.
+  # 3. One ingestion job per subscription or consumer group: two would split the events.
   find_active_jobs
   if [[ -n "$ACTIVE_JOBS" ]]; then
     die "jobs of prefix '$PREFIX' are still running:
@@ -756,9 +807,9 @@ ${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --r
   # 4. Ingestion pipeline.
   dataflow_common_args "$ingest_job" "$MAX_WORKERS"
   table_args
-  local subscription job_args=()
-  subscription="$(tf_output subscription_id)"
-  mapfile -t job_args < <(not_overridden --subscription="$subscription" \
+  source_args
+  local job_args=()
+  mapfile -t job_args < <(not_overridden "${INGEST_SOURCE_ARGS[@]}" \
     "${INGEST_TABLE_ARGS[@]}" "${INGEST_STRUCT_ARGS[@]}" --thriftProtocol="$THRIFT_PROTOCOL" \
     "${STEP_ARGS[@]}")
   local ingest_cmd=(java -cp "$INGEST_JAR" "$INGEST_MAIN" "${DATAFLOW_ARGS[@]}"
@@ -774,7 +825,7 @@ ${ACTIVE_JOBS}Drain them first: scripts/stop-pipelines.sh --project $PROJECT --r
     generator_step_args
     dataflow_common_args "$datagen_job" "$GENERATOR_MAX_WORKERS"
     local datagen_cmd=(java -cp "$DATAGEN_JAR" "$DATAGEN_MAIN" "${DATAFLOW_ARGS[@]}"
-      --outputTopic="$(tf_output topic_id)"
+      "${GENERATOR_SINK_ARGS[@]}"
       "${GENERATOR_ARGS[@]}" "${GENERATOR_EXTRA[@]}")
     run_capture out "${datagen_cmd[@]}" || die "the generator job did not start; see the output above (the ingestion job $ingest_id is running)."
     ((DRY_RUN)) || datagen_id="$(job_id_from_output "$out" "$datagen_job")"

@@ -19,7 +19,7 @@ setup() {
   export THRIFTBQ_INGEST_JAR="$BATS_TEST_TMPDIR/ingestion-pipeline-bundled.jar"
   export THRIFTBQ_DATAGEN_JAR="$BATS_TEST_TMPDIR/datagen-pipeline-bundled.jar"
   touch "$THRIFTBQ_INGEST_JAR" "$THRIFTBQ_DATAGEN_JAR"
-  unset GOOGLE_CLOUD_PROJECT STUB_GCLOUD_JOBS STUB_GCLOUD_STATE STUB_JAVA_FAIL
+  unset GOOGLE_CLOUD_PROJECT STUB_GCLOUD_JOBS STUB_GCLOUD_STATE STUB_JAVA_FAIL STUB_EVENT_SOURCE
   # Run from an unrelated directory: the scripts must work from anywhere.
   cd "$BATS_TEST_TMPDIR" || return 1
 }

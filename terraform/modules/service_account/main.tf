@@ -1,5 +1,7 @@
-# Worker service account with least privilege. Only roles/dataflow.worker is granted on the
-# project (Dataflow requires it there); every other role is granted on the one resource it needs.
+# Worker service account with least privilege. On the project only roles/dataflow.worker (Dataflow
+# requires it there) and, with Kafka, roles/managedkafka.client (the provider has no cluster- or
+# topic-level IAM resource for Managed Kafka); every other role is granted on the one resource it
+# needs.
 
 resource "google_service_account" "worker" {
   project      = var.project_id
@@ -19,6 +21,8 @@ resource "google_project_iam_member" "dataflow_worker" {
 
 # Ingestion: pull from the subscription; viewer lets the reader get the subscription's settings.
 resource "google_pubsub_subscription_iam_member" "subscriber" {
+  count = var.pubsub_access ? 1 : 0
+
   project      = var.project_id
   subscription = var.subscription_id
   role         = "roles/pubsub.subscriber"
@@ -26,6 +30,8 @@ resource "google_pubsub_subscription_iam_member" "subscriber" {
 }
 
 resource "google_pubsub_subscription_iam_member" "viewer" {
+  count = var.pubsub_access ? 1 : 0
+
   project      = var.project_id
   subscription = var.subscription_id
   role         = "roles/pubsub.viewer"
@@ -34,9 +40,22 @@ resource "google_pubsub_subscription_iam_member" "viewer" {
 
 # Generator: publish to the event topic.
 resource "google_pubsub_topic_iam_member" "publisher" {
+  count = var.pubsub_access ? 1 : 0
+
   project = var.project_id
   topic   = var.topic_id
   role    = "roles/pubsub.publisher"
+  member  = local.member
+}
+
+# Managed Kafka: connect with the OAUTHBEARER token of this account (GcpLoginCallbackHandler),
+# produce and consume records, commit the consumer group's offsets. The role carries no admin
+# permission (no topic or cluster changes).
+resource "google_project_iam_member" "managed_kafka_client" {
+  count = var.kafka_client ? 1 : 0
+
+  project = var.project_id
+  role    = "roles/managedkafka.client"
   member  = local.member
 }
 

@@ -13,14 +13,26 @@ variable "account_id" {
   }
 }
 
+variable "pubsub_access" {
+  description = "Grant the Pub/Sub roles on subscription_id and topic_id (event_source = pubsub)."
+  type        = bool
+}
+
 variable "subscription_id" {
-  description = "Subscription the workers read (projects/P/subscriptions/S)."
+  description = "Subscription the workers read (projects/P/subscriptions/S); null without pubsub_access."
   type        = string
+  default     = null
 }
 
 variable "topic_id" {
-  description = "Topic the generator publishes to (projects/P/topics/T)."
+  description = "Topic the generator publishes to (projects/P/topics/T); null without pubsub_access."
   type        = string
+  default     = null
+}
+
+variable "kafka_client" {
+  description = "Grant roles/managedkafka.client (event_source = kafka): the generator produces to and the ingestion job consumes from the Managed Kafka cluster."
+  type        = bool
 }
 
 variable "dataset_id" {

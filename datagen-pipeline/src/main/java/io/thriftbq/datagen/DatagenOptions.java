@@ -1,8 +1,10 @@
 package io.thriftbq.datagen;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.kafka.KafkaConnectionOptions;
 import io.thriftbq.schema.ThriftSchemaOptions;
 import io.thriftbq.schema.ThriftSources;
+import java.util.List;
 import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
 import org.apache.beam.sdk.options.Default;
@@ -12,10 +14,16 @@ import org.apache.beam.sdk.options.StreamingOptions;
 /**
  * Options of the data generator. The names are part of the template's interface (flex-template
  * metadata and launch scripts use them): rename nothing without updating those. Inherits {@code
- * --pubsubRootUrl} (point it at the Pub/Sub emulator), {@code --project} and {@code --streaming}.
+ * --pubsubRootUrl} (point it at the Pub/Sub emulator), {@code --project} and {@code --streaming},
+ * and the shared Kafka connection options ({@code --kafkaBootstrapServers}, {@code
+ * --kafkaAuthentication}) of {@link KafkaConnectionOptions}.
  */
 public interface DatagenOptions
-    extends GcpOptions, PubsubOptions, StreamingOptions, ThriftSchemaOptions {
+    extends GcpOptions,
+        PubsubOptions,
+        StreamingOptions,
+        ThriftSchemaOptions,
+        KafkaConnectionOptions {
   String DEFAULT_CLASS_NAME = ThriftSources.SAMPLE_CLASS;
   long DEFAULT_RATE = 1000;
   long DEFAULT_SEED = 1;
@@ -34,10 +42,43 @@ public interface DatagenOptions
 
   void setClassName(String value);
 
-  @Description("Pub/Sub topic to publish to, as projects/PROJECT/topics/TOPIC. Required.")
+  /** Where the generated messages go. */
+  enum Sink {
+    PUBSUB,
+    KAFKA
+  }
+
+  @Description(
+      "Where to publish: PUBSUB (to --outputTopic) or KAFKA (to --kafkaTopic on"
+          + " --kafkaBootstrapServers). The messages are the same bytes and attributes either way;"
+          + " on Kafka each is a record whose value is the payload, whose headers are the"
+          + " attributes (UTF-8) and whose key is the event_id attribute.")
+  @Default.Enum("PUBSUB")
+  Sink getSink();
+
+  void setSink(Sink value);
+
+  @Description(
+      "Pub/Sub topic to publish to, as projects/PROJECT/topics/TOPIC. Required with --sink=PUBSUB"
+          + " (the default).")
   String getOutputTopic();
 
   void setOutputTopic(String value);
+
+  @Description("Kafka topic to publish to. Required with --sink=KAFKA.")
+  String getKafkaTopic();
+
+  void setKafkaTopic(String value);
+
+  @Description(
+      "A Kafka producer property as key=value, with --sink=KAFKA; repeat the flag for more, for"
+          + " example --kafkaProducerProperty=linger.ms=20"
+          + " --kafkaProducerProperty=batch.size=1048576. The pipeline sets bootstrap.servers and"
+          + " the serializers, and --kafkaAuthentication=GOOGLE_OAUTH the security properties;"
+          + " max.request.size also bounds the generated messages.")
+  List<String> getKafkaProducerProperty();
+
+  void setKafkaProducerProperty(List<String> value);
 
   @Description(
       "Events per second to generate, summed over all workers (the rate is divided among the"
@@ -127,7 +168,7 @@ public interface DatagenOptions
   void setSkewExponent(double value);
 
   @Description(
-      "Events per Pub/Sub message. 1 publishes each event as a plain message; more packs that"
+      "Events per message (Pub/Sub message or Kafka record). 1 publishes each event as a plain message; more packs that"
           + " many events into one zlib-compressed envelope (attribute thriftbq_envelope=deflate-v1)."
           + " At most 10000.")
   @Default.Integer(1)

@@ -2,20 +2,26 @@ package io.thriftbq.datagen;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
+import io.thriftbq.kafka.KafkaAuthentication;
+import io.thriftbq.kafka.KafkaClientConfig;
+import io.thriftbq.kafka.KafkaClientRole;
 import io.thriftbq.schema.EventTypes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.values.PCollection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The data generator: random instances of a Thrift struct, published to Pub/Sub at a set rate. See
- * docs/DATAGEN.md for how to run it and for its options.
+ * The data generator: random instances of a Thrift struct, published to Pub/Sub or Kafka at a set
+ * rate. See docs/DATAGEN.md for how to run it and for its options.
  */
 public final class DatagenPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(DatagenPipeline.class);
@@ -28,6 +34,18 @@ public final class DatagenPipeline {
 
   /** Most events per envelope; also keeps a reader's per-message work bounded. */
   public static final int MAX_RECORDS_PER_BATCH_LIMIT = 10_000;
+
+  /** The Kafka producer's default {@code max.request.size}. */
+  public static final int KAFKA_DEFAULT_MAX_REQUEST_SIZE = 1_048_576;
+
+  /**
+   * Room left in a Kafka request for what surrounds a payload: the record batch header, the
+   * record's own fields, the key (a decimal event id) and the headers (the attributes, the struct
+   * attribute's name and value at most 256 bytes each).
+   */
+  static final int KAFKA_RECORD_OVERHEAD_BYTES = 1024;
+
+  private static final String MAX_REQUEST_SIZE = "max.request.size";
 
   private static final Pattern TOPIC = Pattern.compile("projects/[^/\\s]+/topics/[^/\\s]+");
 
@@ -42,12 +60,14 @@ public final class DatagenPipeline {
 
   /**
    * Validates the options and builds the pipeline: generate, then {@code PubsubIO.writeMessages()}
-   * to {@code --outputTopic}. An unbounded run ({@code --maxEvents=0}) switches on streaming.
+   * to {@code --outputTopic}, or {@link KafkaSink} to {@code --kafkaTopic}. An unbounded run
+   * ({@code --maxEvents=0}) switches on streaming.
    *
    * @throws IllegalArgumentException listing every invalid option and what to change
    */
   public static Pipeline buildPipeline(DatagenOptions options) {
     GeneratorConfig config = validate(options);
+    boolean kafka = options.getSink() == DatagenOptions.Sink.KAFKA;
     RatePlan plan =
         RatePlan.of(
             options.getGeneratorRatePerSec(),
@@ -56,19 +76,175 @@ public final class DatagenPipeline {
     if (!plan.bounded()) {
       options.setStreaming(true);
     }
+    if (kafka) {
+      List<String> unknown =
+          KafkaClientConfig.unknownProperties(
+              KafkaClientRole.PRODUCER, options.getKafkaProducerProperty());
+      if (!unknown.isEmpty()) {
+        LOG.warn(
+            "--kafkaProducerProperty sets {}, which the Kafka producer does not know (a typo, or a"
+                + " plugin's setting): Kafka ignores them",
+            unknown);
+      }
+    }
     LOG.info(
         "Generating {} to {}: {} events/s{}, {} event(s) per message, {}",
         config.describeEvents(),
-        options.getOutputTopic(),
+        kafka
+            ? "Kafka topic "
+                + options.getKafkaTopic()
+                + " on "
+                + options.getKafkaBootstrapServers()
+                + " ("
+                + options.getKafkaAuthentication()
+                + ")"
+            : options.getOutputTopic(),
         plan.throttled() ? plan.eventsPerSecond() : "unthrottled",
         plan.bounded() ? ", " + plan.maxEvents() + " events in total" : ", until drained",
         plan.batchSize(),
         config);
     Pipeline pipeline = Pipeline.create(options);
-    pipeline
-        .apply("GenerateMessages", new GenerateMessages(config, plan))
-        .apply("PublishToPubSub", PubsubIO.writeMessages().to(options.getOutputTopic()));
+    PCollection<PubsubMessage> messages =
+        pipeline.apply("GenerateMessages", new GenerateMessages(config, plan, limit(options)));
+    if (kafka) {
+      Map<String, Object> producerProperties =
+          KafkaClientConfig.clientProperties(
+              KafkaClientRole.PRODUCER,
+              options.getKafkaAuthentication(),
+              options.getKafkaProducerProperty());
+      messages.apply(
+          "PublishToKafka",
+          KafkaSink.to(
+              options.getKafkaBootstrapServers().trim(),
+              options.getKafkaTopic(),
+              producerProperties));
+    } else {
+      messages.apply("PublishToPubSub", PubsubIO.writeMessages().to(options.getOutputTopic()));
+    }
     return pipeline;
+  }
+
+  /**
+   * The largest message the sink takes: Pub/Sub's, or what the Kafka producer's {@code
+   * max.request.size} leaves for the payload. Assumes the options are valid.
+   */
+  static MessageLimit limit(DatagenOptions options) {
+    if (options.getSink() != DatagenOptions.Sink.KAFKA) {
+      return MessageLimit.PUBSUB;
+    }
+    Integer maxRequestSize = maxRequestSize(options, new ArrayList<>());
+    int request = maxRequestSize == null ? KAFKA_DEFAULT_MAX_REQUEST_SIZE : maxRequestSize;
+    return new MessageLimit(
+        Math.max(1, request - KAFKA_RECORD_OVERHEAD_BYTES),
+        "Kafka (the producer's "
+            + MAX_REQUEST_SIZE
+            + " of "
+            + request
+            + " bytes, less "
+            + KAFKA_RECORD_OVERHEAD_BYTES
+            + " for the record's key and headers)",
+        "raise --kafkaProducerProperty="
+            + MAX_REQUEST_SIZE
+            + "=BYTES (and the topic's max.message.bytes)");
+  }
+
+  /** The producer's max.request.size if the properties set it, else null; problems if malformed. */
+  private static Integer maxRequestSize(DatagenOptions options, List<String> problems) {
+    String value =
+        KafkaClientConfig.parseProperties(
+                KafkaClientRole.PRODUCER, options.getKafkaProducerProperty(), new ArrayList<>())
+            .get(MAX_REQUEST_SIZE);
+    if (value == null) {
+      return null;
+    }
+    try {
+      int size = Integer.parseInt(value.trim());
+      if (size > KAFKA_RECORD_OVERHEAD_BYTES) {
+        return size;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    problems.add(
+        "--kafkaProducerProperty="
+            + MAX_REQUEST_SIZE
+            + "="
+            + value
+            + " is not a byte count above "
+            + KAFKA_RECORD_OVERHEAD_BYTES
+            + ": give the largest request in bytes (the default is "
+            + KAFKA_DEFAULT_MAX_REQUEST_SIZE
+            + ")");
+    return null;
+  }
+
+  private static List<String> pubsubTopicProblems(String topic) {
+    if (topic == null || topic.isBlank()) {
+      return List.of("--outputTopic is required: set it to projects/PROJECT/topics/TOPIC");
+    }
+    if (!TOPIC.matcher(topic).matches()) {
+      return List.of(
+          "--outputTopic="
+              + topic
+              + " is not a topic path: use projects/PROJECT/topics/TOPIC (the full path, not the"
+              + " short name)");
+    }
+    try {
+      PubsubIO.PubsubTopic.fromPath(topic);
+    } catch (IllegalArgumentException e) {
+      return List.of(
+          "--outputTopic=" + topic + " is not a valid Pub/Sub topic (" + e.getMessage() + ")");
+    }
+    return List.of();
+  }
+
+  /** The problems of the sink's options: the chosen sink's are required, the other's refused. */
+  private static List<String> sinkProblems(DatagenOptions options) {
+    List<String> problems = new ArrayList<>();
+    if (options.getSink() == DatagenOptions.Sink.KAFKA) {
+      if (options.getOutputTopic() != null) {
+        problems.add(
+            "--outputTopic is the Pub/Sub topic, and --sink=KAFKA publishes to --kafkaTopic: drop"
+                + " --outputTopic, or use --sink=PUBSUB");
+      }
+      problems.addAll(
+          KafkaClientConfig.bootstrapServersProblems(
+              options.getKafkaBootstrapServers(), "--sink=KAFKA"));
+      problems.addAll(
+          KafkaClientConfig.topicProblems("kafkaTopic", options.getKafkaTopic(), "--sink=KAFKA"));
+      problems.addAll(
+          KafkaClientConfig.problems(
+              KafkaClientRole.PRODUCER,
+              options.getKafkaAuthentication(),
+              options.getKafkaProducerProperty()));
+      maxRequestSize(options, problems);
+      return problems;
+    }
+    problems.addAll(pubsubTopicProblems(options.getOutputTopic()));
+    List<String> kafkaOnly = new ArrayList<>();
+    if (options.getKafkaBootstrapServers() != null) {
+      kafkaOnly.add("--kafkaBootstrapServers");
+    }
+    if (options.getKafkaTopic() != null) {
+      kafkaOnly.add("--kafkaTopic");
+    }
+    if (options.getKafkaProducerProperty() != null
+        && !options.getKafkaProducerProperty().isEmpty()) {
+      kafkaOnly.add("--kafkaProducerProperty");
+    }
+    if (options.getKafkaAuthentication() != KafkaAuthentication.NONE) {
+      kafkaOnly.add("--kafkaAuthentication");
+    }
+    if (!kafkaOnly.isEmpty()) {
+      problems.add(
+          String.join(", ", kafkaOnly)
+              + (kafkaOnly.size() == 1 ? " is" : " are")
+              + " for --sink=KAFKA, and --sink="
+              + options.getSink()
+              + " publishes to --outputTopic: add --sink=KAFKA, or drop "
+              + (kafkaOnly.size() == 1 ? "it" : "them"));
+    }
+    return problems;
   }
 
   /**
@@ -77,24 +253,7 @@ public final class DatagenPipeline {
    * @throws IllegalArgumentException listing every problem found, each with what to change
    */
   public static GeneratorConfig validate(DatagenOptions options) {
-    List<String> problems = new ArrayList<>();
-    String topic = options.getOutputTopic();
-    if (topic == null || topic.isBlank()) {
-      problems.add("--outputTopic is required: set it to projects/PROJECT/topics/TOPIC");
-    } else if (!TOPIC.matcher(topic).matches()) {
-      problems.add(
-          "--outputTopic="
-              + topic
-              + " is not a topic path: use projects/PROJECT/topics/TOPIC (the full path, not the"
-              + " short name)");
-    } else {
-      try {
-        PubsubIO.PubsubTopic.fromPath(topic);
-      } catch (IllegalArgumentException e) {
-        problems.add(
-            "--outputTopic=" + topic + " is not a valid Pub/Sub topic (" + e.getMessage() + ")");
-      }
-    }
+    List<String> problems = sinkProblems(options);
     if (options.getGeneratorRatePerSec() < 0) {
       problems.add(
           "--generatorRatePerSec="
@@ -130,19 +289,18 @@ public final class DatagenPipeline {
       // Building the generators checks the classes and the skewed paths; sampling the first
       // message of each type catches a batch that cannot fit Pub/Sub before any worker starts.
       try {
+        MessageLimit limit = limit(options);
         EventMix mix = new EventMix(config);
         for (int type = 0; type < mix.size(); type++) {
-          long size = firstMessageSize(mix.generator(type), batch);
-          if (size > MAX_MESSAGE_BYTES) {
+          long size = firstMessageSize(mix.generator(type), batch, limit.maxBytes());
+          if (size > limit.maxBytes()) {
             problems.add(
                 "The first message"
                     + (mix.size() > 1 ? " of " + mix.type(type).name() : "")
                     + " would be "
                     + size
-                    + " bytes, above the "
-                    + MAX_MESSAGE_BYTES
-                    + "-byte limit for Pub/Sub: lower --maxRecordsPerBatch, --maxStringLength or"
-                    + " --maxCollectionSize");
+                    + " bytes, above "
+                    + limit.describe());
             break;
           }
         }
@@ -191,7 +349,7 @@ public final class DatagenPipeline {
     return List.of();
   }
 
-  private static long firstMessageSize(RandomEventGenerator generator, int batch) {
+  private static long firstMessageSize(RandomEventGenerator generator, int batch, int maxBytes) {
     if (batch == 1) {
       return generator.serializeToBuffer(0);
     }
@@ -199,7 +357,7 @@ public final class DatagenPipeline {
       for (int i = 0; i < batch; i++) {
         int length = generator.serializeToBuffer(i); // first: it may replace the buffer
         encoder.add(generator.buffer(), 0, length);
-        if (encoder.uncompressedBytes() > 16 * MAX_MESSAGE_BYTES) {
+        if (encoder.uncompressedBytes() > 16L * maxBytes) {
           // Even at 16:1 compression it would not fit; no need to compress it to know.
           return encoder.uncompressedBytes() / 16;
         }

@@ -7,9 +7,11 @@ import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
 import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
 import io.thriftbq.template.IdlParameters;
+import io.thriftbq.template.KafkaParameters;
 import io.thriftbq.template.PubsubNames;
 import io.thriftbq.template.TemplateParameter;
 import io.thriftbq.template.TemplateSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +22,7 @@ import java.util.Map;
  */
 public final class DatagenTemplate {
   private static final String OUTPUT = "Output";
+  private static final String KAFKA = "Kafka output";
   private static final String RATE = "Rate";
   private static final String VALUES = "Values";
   private static final String SKEW = "Skew";
@@ -27,46 +30,64 @@ public final class DatagenTemplate {
 
   public static final TemplateSpec SPEC =
       new TemplateSpec(
-          "Thrift event generator to Pub/Sub",
+          "Thrift event generator to Pub/Sub or Kafka",
           "Generates random but realistic instances of a Thrift struct by walking its metadata,"
               + " serializes them with the binary or compact protocol, and publishes them to a"
-              + " Pub/Sub topic at a given rate, one event per message or many per compressed"
-              + " envelope. Each message carries its event-creation time for latency measurement.",
+              + " Pub/Sub topic or a Kafka topic at a given rate, one event per message or many per"
+              + " compressed envelope. Each message carries its event-creation time for latency"
+              + " measurement.",
           DatagenOptions.class,
-          IdlParameters.insertAfter(
-              "className",
-              OUTPUT,
-              List.of(
-                  TemplateParameter.of("outputTopic", "Pub/Sub output topic", OUTPUT, PUBSUB_TOPIC)
-                      .withRegex(PubsubNames.TOPIC_REGEX)
-                      .required(),
-                  TemplateParameter.of("className", "Thrift struct class", OUTPUT, TEXT)
-                      .withRegex("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$"),
-                  TemplateParameter.of("thriftProtocol", "Thrift protocol", OUTPUT, ENUM)
-                      .withEnumLabels(
-                          Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
-                  TemplateParameter.of("maxRecordsPerBatch", "Events per message", OUTPUT, NUMBER)
-                      .withRegex("^([1-9][0-9]{0,3}|10000)$"),
-                  TemplateParameter.of("generatorRatePerSec", "Events per second", RATE, NUMBER)
-                      .withRegex(COUNT),
-                  TemplateParameter.of("maxEvents", "Event count", RATE, NUMBER).withRegex(COUNT),
-                  TemplateParameter.of("seed", "Seed", VALUES, NUMBER).withRegex("^-?[0-9]+$"),
-                  TemplateParameter.of(
-                      "completeObjects", "Set every optional field", VALUES, BOOLEAN),
-                  TemplateParameter.of(
-                          "optionalFieldProbability", "Optional field probability", VALUES, NUMBER)
-                      .withRegex("^(0(\\.[0-9]+)?|1(\\.0+)?)$"),
-                  TemplateParameter.of("minStringLength", "Shortest string (bytes)", VALUES, NUMBER)
-                      .withRegex(COUNT),
-                  TemplateParameter.of("maxStringLength", "Longest string (bytes)", VALUES, NUMBER)
-                      .withRegex(COUNT),
-                  TemplateParameter.of("maxCollectionSize", "Largest collection", VALUES, NUMBER)
-                      .withRegex(COUNT),
-                  TemplateParameter.of("fieldsWithSkew", "Skewed fields", SKEW, TEXT),
-                  TemplateParameter.of("skewCardinality", "Skewed values", SKEW, NUMBER)
-                      .withRegex("^[1-9][0-9]*$"),
-                  TemplateParameter.of("skewExponent", "Skew exponent", SKEW, NUMBER)
-                      .withRegex("^[0-9]+(\\.[0-9]+)?$"))));
+          parameters());
 
   private DatagenTemplate() {}
+
+  /** Output (with the IDL options after the class), Kafka output, rate, values, skew. */
+  private static List<TemplateParameter> parameters() {
+    List<TemplateParameter> all = new ArrayList<>();
+    all.addAll(
+        IdlParameters.insertAfter(
+            "className",
+            OUTPUT,
+            List.of(
+                TemplateParameter.of("sink", "Publish to", OUTPUT, ENUM)
+                    .withEnumLabels(Map.of("PUBSUB", "Pub/Sub topic", "KAFKA", "Kafka topic")),
+                TemplateParameter.of("outputTopic", "Pub/Sub output topic", OUTPUT, PUBSUB_TOPIC)
+                    .withRegex(PubsubNames.TOPIC_REGEX),
+                TemplateParameter.of("className", "Thrift struct class", OUTPUT, TEXT)
+                    .withRegex("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$"),
+                TemplateParameter.of("thriftProtocol", "Thrift protocol", OUTPUT, ENUM)
+                    .withEnumLabels(
+                        Map.of("BINARY", "Binary protocol", "COMPACT", "Compact protocol")),
+                TemplateParameter.of("maxRecordsPerBatch", "Events per message", OUTPUT, NUMBER)
+                    .withRegex("^([1-9][0-9]{0,3}|10000)$"))));
+    all.add(
+        TemplateParameter.of("kafkaTopic", "Kafka output topic", KAFKA, TEXT)
+            .withRegex(KafkaParameters.TOPIC_REGEX));
+    all.addAll(KafkaParameters.connection(KAFKA));
+    all.add(
+        KafkaParameters.clientProperty(
+            "kafkaProducerProperty", "Kafka producer property (key=value)", KAFKA));
+    all.addAll(
+        List.of(
+            TemplateParameter.of("generatorRatePerSec", "Events per second", RATE, NUMBER)
+                .withRegex(COUNT),
+            TemplateParameter.of("maxEvents", "Event count", RATE, NUMBER).withRegex(COUNT),
+            TemplateParameter.of("seed", "Seed", VALUES, NUMBER).withRegex("^-?[0-9]+$"),
+            TemplateParameter.of("completeObjects", "Set every optional field", VALUES, BOOLEAN),
+            TemplateParameter.of(
+                    "optionalFieldProbability", "Optional field probability", VALUES, NUMBER)
+                .withRegex("^(0(\\.[0-9]+)?|1(\\.0+)?)$"),
+            TemplateParameter.of("minStringLength", "Shortest string (bytes)", VALUES, NUMBER)
+                .withRegex(COUNT),
+            TemplateParameter.of("maxStringLength", "Longest string (bytes)", VALUES, NUMBER)
+                .withRegex(COUNT),
+            TemplateParameter.of("maxCollectionSize", "Largest collection", VALUES, NUMBER)
+                .withRegex(COUNT),
+            TemplateParameter.of("fieldsWithSkew", "Skewed fields", SKEW, TEXT),
+            TemplateParameter.of("skewCardinality", "Skewed values", SKEW, NUMBER)
+                .withRegex("^[1-9][0-9]*$"),
+            TemplateParameter.of("skewExponent", "Skew exponent", SKEW, NUMBER)
+                .withRegex("^[0-9]+(\\.[0-9]+)?$")));
+    return List.copyOf(all);
+  }
 }

@@ -19,9 +19,11 @@ import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 
 /**
- * Generates the generator's Pub/Sub messages, rate-limited, ready for {@code
- * PubsubIO.writeMessages()}: one plain message per event, or one {@link EventEnvelope} per batch.
- * Separate from the sink so tests can assert on the messages.
+ * Generates the generator's messages, rate-limited: one plain message per event, or one {@link
+ * EventEnvelope} per batch, each a payload with its attributes. Both sinks publish exactly these:
+ * {@code PubsubIO.writeMessages()} as they are, {@link KafkaSink} as records (value, key and
+ * headers from the same payload and attributes). Separate from the sinks so tests can assert on the
+ * messages.
  *
  * <p><b>How the rate holds across workers.</b> The source is {@link GenerateSequence} with {@code
  * withRate}, counting batch numbers. Its unbounded source splits into N sub-sources, split {@code
@@ -38,10 +40,18 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
 
   private final GeneratorConfig config;
   private final RatePlan plan;
+  private final MessageLimit limit;
 
+  /** Messages for Pub/Sub (at most {@link DatagenPipeline#MAX_MESSAGE_BYTES} each). */
   public GenerateMessages(GeneratorConfig config, RatePlan plan) {
+    this(config, plan, MessageLimit.PUBSUB);
+  }
+
+  /** Messages for a sink that takes at most {@code limit} bytes of payload per message. */
+  public GenerateMessages(GeneratorConfig config, RatePlan plan, MessageLimit limit) {
     this.config = config;
     this.plan = plan;
+    this.limit = limit;
   }
 
   @Override
@@ -55,7 +65,7 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
     }
     return input
         .apply("BatchNumbers", batches)
-        .apply("GenerateAndSerialize", ParDo.of(new GenerateFn(config, plan)))
+        .apply("GenerateAndSerialize", ParDo.of(new GenerateFn(config, plan, limit)))
         .setCoder(PubsubMessageWithAttributesCoder.of());
   }
 
@@ -67,6 +77,7 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
   static final class GenerateFn extends DoFn<Long, PubsubMessage> {
     private final GeneratorConfig config;
     private final RatePlan plan;
+    private final MessageLimit limit;
 
     private final Counter eventsGenerated = Metrics.counter(METRICS_NAMESPACE, "events_generated");
     private final Counter eventBytes = Metrics.counter(METRICS_NAMESPACE, "event_bytes");
@@ -82,9 +93,10 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
     private transient Counter[] eventsByType;
     private transient EventEnvelope.Encoder encoder;
 
-    GenerateFn(GeneratorConfig config, RatePlan plan) {
+    GenerateFn(GeneratorConfig config, RatePlan plan, MessageLimit limit) {
       this.config = config;
       this.plan = plan;
+      this.limit = limit;
     }
 
     @Setup
@@ -127,14 +139,9 @@ public final class GenerateMessages extends PTransform<PBegin, PCollection<Pubsu
         payload = encoder.finish();
         attributes = EventEnvelope.envelopeAttributes(count);
       }
-      if (payload.length > DatagenPipeline.MAX_MESSAGE_BYTES) {
+      if (payload.length > limit.maxBytes()) {
         throw new IllegalStateException(
-            "A message of "
-                + payload.length
-                + " bytes exceeds the "
-                + DatagenPipeline.MAX_MESSAGE_BYTES
-                + "-byte limit for Pub/Sub: lower --maxRecordsPerBatch, --maxStringLength or"
-                + " --maxCollectionSize");
+            "A message of " + payload.length + " bytes exceeds " + limit.describe());
       }
       attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
       attributes.put(EventAttributes.EVENT_ID, Long.toString(first));

@@ -3,6 +3,7 @@ package io.thriftbq.datagen;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
@@ -230,6 +231,130 @@ public class DatagenPipelineTest {
     assertThat(
         problems(idl, "--thriftUnion=Order", "--maxEvents=-1"),
         allOf(containsString("--thriftUnion=Order"), containsString("--maxEvents=-1")));
+  }
+
+  private static final String KAFKA = "--sink=KAFKA";
+  private static final String SERVERS = "--kafkaBootstrapServers=127.0.0.1:9092";
+  private static final String KAFKA_TOPIC = "--kafkaTopic=thriftbq-events";
+
+  @Test
+  public void kafkaSinkPublishesWithKafkaIoInsteadOfPubSub() {
+    DatagenOptions options =
+        options(
+            KAFKA,
+            SERVERS,
+            KAFKA_TOPIC,
+            "--kafkaProducerProperty=linger.ms=20",
+            "--kafkaProducerProperty=batch.size=1048576",
+            "--kafkaAuthentication=GOOGLE_OAUTH",
+            "--maxEvents=10");
+    assertEquals(DatagenOptions.Sink.KAFKA, options.getSink());
+    assertEquals(List.of("linger.ms=20", "batch.size=1048576"), options.getKafkaProducerProperty());
+    List<String> transforms = transforms(DatagenPipeline.buildPipeline(options));
+    assertTrue(transforms.toString(), transforms.contains("PublishToKafka"));
+    assertTrue(transforms.toString(), transforms.contains("PublishToKafka/WriteToKafka"));
+    assertFalse(transforms.toString(), transforms.contains("PublishToPubSub"));
+    assertEquals(DatagenOptions.Sink.PUBSUB, options(TOPIC).getSink());
+  }
+
+  @Test
+  public void kafkaSinkNeedsItsServersAndTopicAndRefusesThePubSubTopic() {
+    assertThat(
+        problems(KAFKA),
+        allOf(
+            containsString("--kafkaBootstrapServers is required with --sink=KAFKA"),
+            containsString("--kafkaTopic is required with --sink=KAFKA"),
+            not(containsString("--outputTopic is required"))));
+    assertThat(
+        problems(KAFKA, SERVERS, KAFKA_TOPIC, TOPIC),
+        containsString("drop --outputTopic, or use --sink=PUBSUB"));
+    assertThat(
+        problems(KAFKA, "--kafkaBootstrapServers=broker", "--kafkaTopic=a/b"),
+        allOf(containsString("'broker', which is not host:port"), containsString("not a Kafka")));
+    // Valid: no Pub/Sub topic needed.
+    DatagenPipeline.validate(options(KAFKA, SERVERS, KAFKA_TOPIC));
+  }
+
+  @Test
+  public void malformedOrReservedProducerPropertiesFailAtLaunch() {
+    assertThat(
+        problems(KAFKA, SERVERS, KAFKA_TOPIC, "--kafkaProducerProperty=lingerms"),
+        containsString("--kafkaProducerProperty=lingerms is not key=value"));
+    assertThat(
+        problems(KAFKA, SERVERS, KAFKA_TOPIC, "--kafkaProducerProperty=bootstrap.servers=b:9092"),
+        containsString("use --kafkaBootstrapServers"));
+    assertThat(
+        problems(
+            KAFKA,
+            SERVERS,
+            KAFKA_TOPIC,
+            "--kafkaAuthentication=GOOGLE_OAUTH",
+            "--kafkaProducerProperty=security.protocol=PLAINTEXT"),
+        containsString("conflicts with --kafkaAuthentication=GOOGLE_OAUTH"));
+    assertThat(
+        problems(KAFKA, SERVERS, KAFKA_TOPIC, "--kafkaProducerProperty=max.request.size=big"),
+        containsString("--kafkaProducerProperty=max.request.size=big is not a byte count"));
+  }
+
+  @Test
+  public void kafkaOptionsWithoutTheKafkaSinkAreRefused() {
+    assertThat(
+        problems(TOPIC, KAFKA_TOPIC),
+        containsString("--kafkaTopic is for --sink=KAFKA, and --sink=PUBSUB publishes to"));
+    assertThat(
+        problems(TOPIC, SERVERS, "--kafkaAuthentication=GOOGLE_OAUTH"),
+        containsString(
+            "--kafkaBootstrapServers, --kafkaAuthentication are for --sink=KAFKA, and"
+                + " --sink=PUBSUB publishes to --outputTopic: add --sink=KAFKA, or drop them"));
+  }
+
+  @Test
+  public void kafkaMessagesAreBoundedByTheProducersMaxRequestSize() {
+    assertEquals(
+        DatagenPipeline.MAX_MESSAGE_BYTES, DatagenPipeline.limit(options(TOPIC)).maxBytes());
+    assertEquals(
+        1_048_576 - 1024, DatagenPipeline.limit(options(KAFKA, SERVERS, KAFKA_TOPIC)).maxBytes());
+    assertEquals(
+        5_000_000 - 1024,
+        DatagenPipeline.limit(
+                options(
+                    KAFKA,
+                    SERVERS,
+                    KAFKA_TOPIC,
+                    "--kafkaProducerProperty=max.request.size=5000000"))
+            .maxBytes());
+    // About 2 MB per event: fits a Pub/Sub message, not a default Kafka request.
+    String[] big = {
+      "--maxCollectionSize=0",
+      "--minStringLength=200000",
+      "--maxStringLength=200000",
+      "--completeObjects=true"
+    };
+    DatagenPipeline.validate(options(concat(big, TOPIC)));
+    assertThat(
+        problems(concat(big, KAFKA, SERVERS, KAFKA_TOPIC)),
+        allOf(
+            containsString("-byte limit for Kafka (the producer's max.request.size of 1048576"),
+            containsString("raise --kafkaProducerProperty=max.request.size=BYTES")));
+  }
+
+  private static String[] concat(String[] first, String... more) {
+    List<String> all = new ArrayList<>(Arrays.asList(first));
+    all.addAll(Arrays.asList(more));
+    return all.toArray(new String[0]);
+  }
+
+  private static List<String> transforms(Pipeline pipeline) {
+    List<String> transforms = new ArrayList<>();
+    pipeline.traverseTopologically(
+        new Pipeline.PipelineVisitor.Defaults() {
+          @Override
+          public CompositeBehavior enterCompositeTransform(TransformHierarchy.Node node) {
+            transforms.add(node.getFullName());
+            return CompositeBehavior.ENTER_TRANSFORM;
+          }
+        });
+    return transforms;
   }
 
   private static String problems(String... args) {
