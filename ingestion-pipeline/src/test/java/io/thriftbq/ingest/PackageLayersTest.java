@@ -68,7 +68,9 @@ public class PackageLayersTest {
       // The one shared option group (the IDL options every pipeline and tool takes) is allowed.
       Matcher m =
           OURS.matcher(
-              code(file).replace("io.thriftbq.schema.ThriftSchemaOptions", "option group"));
+              code(file)
+                  .replace("io.thriftbq.schema.ThriftSchemaOptions", "option group")
+                  .replace("io.thriftbq.kafka.KafkaConnectionOptions", "option group"));
       while (m.find()) {
         if (!m.group().equals("io.thriftbq.ingest.options")) {
           found.add(MODULE.relativize(file) + " uses " + m.group());

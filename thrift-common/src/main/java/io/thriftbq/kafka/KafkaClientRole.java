@@ -36,7 +36,9 @@ public enum KafkaClientRole {
           ConsumerConfig.GROUP_ID_CONFIG,
           "use --kafkaConsumerGroup",
           ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-          "use --kafkaStartOffset"));
+          "use --kafkaStartOffset",
+          ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+          "the pipeline commits offsets as bundles finalize, never on a timer"));
 
   private final String flag;
   private final Map<String, String> reserved;

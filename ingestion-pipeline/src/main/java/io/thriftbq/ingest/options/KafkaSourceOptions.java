@@ -1,12 +1,15 @@
 package io.thriftbq.ingest.options;
 
+import io.thriftbq.kafka.KafkaConnectionOptions;
 import java.util.List;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
-import org.apache.beam.sdk.options.PipelineOptions;
 
-/** Where the pipeline reads (Pub/Sub or Kafka), and how it reads Kafka. */
-public interface KafkaSourceOptions extends PipelineOptions {
+/**
+ * Where the pipeline reads (Pub/Sub or Kafka), and how it reads Kafka; the brokers and the
+ * authentication are the options every Kafka client of the project shares.
+ */
+public interface KafkaSourceOptions extends KafkaConnectionOptions {
   /** Default of {@code --kafkaStartOffset}. */
   String DEFAULT_KAFKA_START_OFFSET = "EARLIEST";
 
@@ -17,13 +20,6 @@ public interface KafkaSourceOptions extends PipelineOptions {
   Source getSource();
 
   void setSource(Source value);
-
-  @Description(
-      "Kafka bootstrap servers as host:port[,host:port...], for --source=KAFKA. For Managed"
-          + " Service for Apache Kafka: bootstrap.CLUSTER.REGION.managedkafka.PROJECT.cloud.goog:9092.")
-  String getKafkaBootstrapServers();
-
-  void setKafkaBootstrapServers(String value);
 
   @Description("Kafka topics to read, comma-separated, for --source=KAFKA.")
   List<String> getKafkaTopics();
@@ -49,7 +45,8 @@ public interface KafkaSourceOptions extends PipelineOptions {
   @Description(
       "Any other Kafka consumer property as key=value; repeat the flag (or separate with commas)"
           + " for several, e.g. --kafkaConsumerProperty=fetch.max.bytes=52428800. The properties the"
-          + " pipeline sets itself (key and value deserializers, group id, auto commit) cannot be"
+          + " pipeline sets itself (bootstrap servers, key and value deserializers, group id, offset"
+          + " reset, auto commit, and the security settings of --kafkaAuthentication) cannot be"
           + " overridden.")
   List<String> getKafkaConsumerProperty();
 

@@ -8,11 +8,12 @@ import io.thriftbq.ingest.read.KafkaStartOffset;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.kafka.KafkaAuthentication;
+import io.thriftbq.kafka.KafkaClientConfig;
+import io.thriftbq.kafka.KafkaClientRole;
 import io.thriftbq.template.PubsubNames;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
@@ -164,19 +165,7 @@ final class SourcePlanner {
               + " is for Pub/Sub but --source=KAFKA: drop it, or set --source=PUBSUB");
     }
     String servers = options.getKafkaBootstrapServers();
-    if (!isSet(servers)) {
-      problems.add(
-          "--source=KAFKA needs --kafkaBootstrapServers=HOST:PORT[,HOST:PORT...] (for Managed"
-              + " Service for Apache Kafka: bootstrap.CLUSTER.REGION.managedkafka.PROJECT"
-              + ".cloud.goog:9092)");
-    } else {
-      for (String server : servers.split(",")) {
-        if (!server.trim().matches("[^\\s:/]+:\\d{1,5}")) {
-          problems.add(
-              "--kafkaBootstrapServers=" + servers + ": '" + server.trim() + "' is not HOST:PORT");
-        }
-      }
-    }
+    problems.addAll(KafkaClientConfig.bootstrapServersProblems(servers, "--source=KAFKA"));
     List<String> topics = new ArrayList<>();
     if (options.getKafkaTopics() != null) {
       for (String topic : options.getKafkaTopics()) {
@@ -189,13 +178,7 @@ final class SourcePlanner {
       problems.add("--source=KAFKA needs --kafkaTopics=TOPIC[,TOPIC...]");
     }
     for (String topic : topics) {
-      // Kafka's own rule for topic names.
-      if (!topic.matches("[a-zA-Z0-9._-]{1,249}") || topic.equals(".") || topic.equals("..")) {
-        problems.add(
-            "--kafkaTopics: '"
-                + topic
-                + "' is not a Kafka topic name (1-249 of letters, digits, '.', '_', '-')");
-      }
+      problems.addAll(KafkaClientConfig.topicProblems("kafkaTopics", topic, "--source=KAFKA"));
     }
     if (topics.size() != topics.stream().distinct().count()) {
       problems.add("--kafkaTopics names a topic twice: " + topics);
@@ -215,48 +198,21 @@ final class SourcePlanner {
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }
-    Map<String, String> properties = consumerProperties(options, problems);
+    KafkaAuthentication authentication =
+        options.getKafkaAuthentication() == null
+            ? KafkaAuthentication.NONE
+            : options.getKafkaAuthentication();
+    problems.addAll(
+        KafkaClientConfig.problems(
+            KafkaClientRole.CONSUMER, authentication, options.getKafkaConsumerProperty()));
     if (problems.size() > before) {
       return null;
     }
     return KafkaEventSource.read(servers.trim(), topics, options.getKafkaConsumerGroup().trim())
         .withStartOffset(startOffset)
-        .withConsumerProperties(properties);
-  }
-
-  /** {@code --kafkaConsumerProperty} as a map, each checked. */
-  static Map<String, String> consumerProperties(IngestionOptions options, List<String> problems) {
-    Map<String, String> properties = new LinkedHashMap<>();
-    List<String> given = options.getKafkaConsumerProperty();
-    if (given == null) {
-      return properties;
-    }
-    for (String entry : given) {
-      int equals = entry == null ? -1 : entry.indexOf('=');
-      if (equals <= 0) {
-        problems.add(
-            "--kafkaConsumerProperty="
-                + entry
-                + " is not KEY=VALUE (for example max.poll.records=1000)");
-        continue;
-      }
-      String key = entry.substring(0, equals).trim();
-      String value = entry.substring(equals + 1).trim();
-      String owner = KafkaEventSource.RESERVED_PROPERTIES.get(key);
-      if (owner != null) {
-        problems.add(
-            "--kafkaConsumerProperty="
-                + key
-                + "=... is set by the pipeline: use "
-                + owner.replace("nothing (", "no flag (")
-                + " instead");
-        continue;
-      }
-      if (properties.put(key, value) != null) {
-        problems.add("--kafkaConsumerProperty sets " + key + " twice");
-      }
-    }
-    return properties;
+        .withConsumerProperties(
+            KafkaClientConfig.clientProperties(
+                KafkaClientRole.CONSUMER, authentication, options.getKafkaConsumerProperty()));
   }
 
   private static boolean isSet(@Nullable String value) {

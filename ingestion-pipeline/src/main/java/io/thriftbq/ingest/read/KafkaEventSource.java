@@ -3,13 +3,13 @@ package io.thriftbq.ingest.read;
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
 import io.thriftbq.ingest.origin.KafkaOrigin;
+import io.thriftbq.kafka.KafkaClientRole;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.beam.sdk.io.kafka.CustomTimestampPolicyWithLimitedDelay;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
@@ -40,20 +40,6 @@ import org.joda.time.Instant;
 public final class KafkaEventSource extends PTransform<PBegin, PCollection<EventMessage>> {
 
   /**
-   * Consumer properties the source sets itself, with the flag that controls each; {@code
-   * --kafkaConsumerProperty} may not set them.
-   */
-  public static final Map<String, String> RESERVED_PROPERTIES =
-      Map.of(
-          ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "--kafkaBootstrapServers",
-          ConsumerConfig.GROUP_ID_CONFIG, "--kafkaConsumerGroup",
-          ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "--kafkaStartOffset",
-          ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-              "nothing (offsets are committed as bundles finalize)",
-          ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "nothing (records are read as bytes)",
-          ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, "nothing (records are read as bytes)");
-
-  /**
    * How far behind the newest record's timestamp the watermark is held: records of a partition
    * arrive in offset order, not time order, and producers' clocks differ.
    */
@@ -63,14 +49,14 @@ public final class KafkaEventSource extends PTransform<PBegin, PCollection<Event
   private final List<String> topics;
   private final String consumerGroup;
   private final KafkaStartOffset startOffset;
-  private final Map<String, String> consumerProperties;
+  private final Map<String, Object> consumerProperties;
 
   private KafkaEventSource(
       String bootstrapServers,
       List<String> topics,
       String consumerGroup,
       KafkaStartOffset startOffset,
-      Map<String, String> consumerProperties) {
+      Map<String, Object> consumerProperties) {
     this.bootstrapServers = bootstrapServers;
     this.topics = List.copyOf(topics);
     this.consumerGroup = consumerGroup;
@@ -91,8 +77,11 @@ public final class KafkaEventSource extends PTransform<PBegin, PCollection<Event
         bootstrapServers, topics, consumerGroup, offset, consumerProperties);
   }
 
-  /** Further consumer properties (security, fetch sizes); none of {@link #RESERVED_PROPERTIES}. */
-  public KafkaEventSource withConsumerProperties(Map<String, String> properties) {
+  /**
+   * Further consumer properties (security, fetch sizes); none of those the source sets itself
+   * ({@link KafkaClientRole#CONSUMER}'s reserved ones).
+   */
+  public KafkaEventSource withConsumerProperties(Map<String, Object> properties) {
     return new KafkaEventSource(bootstrapServers, topics, consumerGroup, startOffset, properties);
   }
 
@@ -101,13 +90,13 @@ public final class KafkaEventSource extends PTransform<PBegin, PCollection<Event
     checkArgument(!bootstrapServers.isBlank(), "Set the Kafka bootstrap servers");
     checkArgument(!topics.isEmpty(), "Set at least one Kafka topic");
     checkArgument(!consumerGroup.isBlank(), "Set the Kafka consumer group");
-    Set<String> reserved = RESERVED_PROPERTIES.keySet();
+    Map<String, String> reserved = KafkaClientRole.CONSUMER.reserved();
     for (String key : consumerProperties.keySet()) {
       checkArgument(
-          !reserved.contains(key),
-          "The consumer property %s is set by %s",
+          !reserved.containsKey(key),
+          "The consumer property %s is set by the source: %s",
           key,
-          RESERVED_PROPERTIES.get(key));
+          reserved.get(key));
     }
     Map<String, Object> config = new HashMap<>(consumerProperties);
     config.put(ConsumerConfig.GROUP_ID_CONFIG, consumerGroup);

@@ -10,6 +10,7 @@ import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.template.IdlParameters;
+import io.thriftbq.template.KafkaParameters;
 import io.thriftbq.template.PubsubNames;
 import io.thriftbq.template.TemplateParameter;
 import io.thriftbq.template.TemplateSpec;
@@ -59,16 +60,15 @@ public final class IngestionTemplate {
                       .withRegex(PubsubNames.TOPIC_REGEX),
                   TemplateParameter.of("source", "Where events come from", SOURCE, ENUM)
                       .withEnumLabels(Map.of("PUBSUB", "Pub/Sub", "KAFKA", "Kafka")),
-                  TemplateParameter.of(
-                          "kafkaBootstrapServers", "Kafka bootstrap servers", SOURCE, TEXT)
-                      .withRegex("^[^\\s:/,]+:[0-9]{1,5}(,[^\\s:/,]+:[0-9]{1,5})*$"),
+                  KafkaParameters.connection(SOURCE).get(0),
+                  KafkaParameters.connection(SOURCE).get(1),
                   TemplateParameter.of("kafkaTopics", "Kafka topics", SOURCE, TEXT)
                       .withRegex("^[a-zA-Z0-9._-]{1,249}(,[a-zA-Z0-9._-]{1,249})*$"),
                   TemplateParameter.of("kafkaConsumerGroup", "Kafka consumer group", SOURCE, TEXT),
                   TemplateParameter.of("kafkaStartOffset", "Kafka start offset", SOURCE, TEXT)
                       .withRegex("^(EARLIEST|LATEST|[0-9]{1,19}|[0-9]{4}-[0-9]{2}-[0-9]{2}T.+)$"),
-                  TemplateParameter.of(
-                      "kafkaConsumerProperty", "Other Kafka consumer properties", SOURCE, TEXT),
+                  KafkaParameters.clientProperty(
+                      "kafkaConsumerProperty", "Other Kafka consumer properties", SOURCE),
                   TemplateParameter.of("thriftClassName", "Thrift event class", DECODING, TEXT)
                       .withRegex(JAVA_CLASS),
                   TemplateParameter.of("thriftProtocol", "Thrift protocol", DECODING, ENUM)

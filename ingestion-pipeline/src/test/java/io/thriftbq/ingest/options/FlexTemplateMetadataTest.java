@@ -62,6 +62,7 @@ public class FlexTemplateMetadataTest {
         List.of(
             IngestionOptions.class,
             KafkaSourceOptions.class,
+            io.thriftbq.kafka.KafkaConnectionOptions.class,
             MetadataOptions.class,
             ThriftSchemaOptions.class)) {
       for (Method m : declaring.getDeclaredMethods()) {

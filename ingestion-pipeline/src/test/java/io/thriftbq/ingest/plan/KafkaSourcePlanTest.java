@@ -3,7 +3,6 @@ package io.thriftbq.ingest.plan;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
-import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
@@ -131,27 +130,27 @@ public class KafkaSourcePlanTest {
             "--kafkaBootstrapServers=broker-without-port",
             "--kafkaTopics=orders",
             "--kafkaConsumerGroup=g"),
-        containsString("'broker-without-port' is not HOST:PORT"));
+        containsString("'broker-without-port', which is not host:port"));
     assertThat(
         failure(
             "--source=KAFKA",
             "--kafkaBootstrapServers=b:9092",
             "--kafkaTopics=orders,bad topic!",
             "--kafkaConsumerGroup=g"),
-        containsString("'bad topic!' is not a Kafka topic name"));
+        containsString("--kafkaTopics=bad topic! is not a Kafka topic name"));
     assertThat(
         failure(kafka("--kafkaStartOffset=yesterday")),
         containsString("--kafkaStartOffset=yesterday is not EARLIEST, LATEST"));
     assertThat(
         failure(kafka("--kafkaConsumerProperty=novalue")),
-        containsString("--kafkaConsumerProperty=novalue is not KEY=VALUE"));
+        containsString("--kafkaConsumerProperty=novalue is not key=value"));
   }
 
   @Test
   public void propertiesThePipelineOwnsCannotBeOverridden() {
     assertThat(
         failure(kafka("--kafkaConsumerProperty=group.id=other")),
-        containsString("group.id=... is set by the pipeline: use --kafkaConsumerGroup"));
+        containsString("group.id=... is set by the pipeline: drop it; use --kafkaConsumerGroup"));
     assertThat(
         failure(kafka("--kafkaConsumerProperty=enable.auto.commit=true")),
         containsString("enable.auto.commit=... is set by the pipeline"));
@@ -164,10 +163,18 @@ public class KafkaSourcePlanTest {
   public void startOffsetsParse() {
     assertNotNull(plan(kafka("--kafkaStartOffset=latest")).source());
     assertNotNull(plan(kafka("--kafkaStartOffset=1764151200000")).source());
-    assertEquals(
-        2,
-        SourcePlanner.consumerProperties(
-                options(kafka("--kafkaConsumerProperty=a=1,b=x=y")), new ArrayList<>())
-            .size());
+    assertNotNull(plan(kafka("--kafkaStartOffset=2026-11-26T10:00:00.5Z")).source());
+  }
+
+  @Test
+  public void googleAuthenticationNeedsNoSecretAndOwnsTheSecuritySettings() {
+    assertTrue(
+        plan(kafka("--kafkaAuthentication=GOOGLE_OAUTH")).source() instanceof KafkaEventSource);
+    assertThat(
+        failure(
+            kafka(
+                "--kafkaAuthentication=GOOGLE_OAUTH",
+                "--kafkaConsumerProperty=sasl.mechanism=PLAIN")),
+        containsString("conflicts with --kafkaAuthentication=GOOGLE_OAUTH"));
   }
 }
