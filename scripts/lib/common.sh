@@ -448,7 +448,7 @@ export_idl_schema() {
   local dir="$TF_DIR/schemas/generated/$PREFIX" arg columns=()
   for arg in "${INGEST_EXTRA[@]}"; do
     case "$arg" in
-      --includePubsubMessageId=* | --includePublishTime=* | --includeAttributes=* | --keepUnknownFields=*)
+      --includePubsubMessageId=* | --includePublishTime=* | --includeAttributes=* | --includeKafka*=* | --keepUnknownFields=*)
         columns+=("$arg")
         ;;
     esac
