@@ -9,23 +9,29 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * Both emulators, started on free loopback ports and stopped (with their process trees) on {@link
- * #close()}, on JVM shutdown, or when start-up fails half way. Their data and logs live in one
- * temporary directory that is deleted on close unless {@code keep} is set.
+ * A run's servers, started on free loopback ports and stopped (with their process trees) on {@link
+ * #close()}, on JVM shutdown, or when start-up fails half way: the BigQuery emulator, and for the
+ * events either the Pub/Sub emulator or a Kafka broker ({@link SourceKind}). Only the one the run
+ * reads from starts; on 2 cores an idle second broker would still cost start-up CPU and memory.
+ * Their data and logs live in one temporary directory that is deleted on close unless {@code keep}
+ * is set.
  */
 public final class EmulatorStack implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EmulatorStack.class.getName());
 
   private final Path workDir;
   private final boolean keep;
+  private final SourceKind source;
   private final Thread shutdownHook;
   private volatile PubsubEmulator pubsub;
+  private volatile KafkaBroker kafka;
   private volatile BigQueryEmulator bigquery;
   private volatile boolean closed;
 
-  private EmulatorStack(Path workDir, boolean keep) {
+  private EmulatorStack(Path workDir, boolean keep, SourceKind source) {
     this.workDir = workDir;
     this.keep = keep;
+    this.source = source;
     this.shutdownHook = new Thread(this::stopAll, "emulator-stack-shutdown");
   }
 
@@ -46,20 +52,41 @@ public final class EmulatorStack implements AutoCloseable {
   public static EmulatorStack start(
       String project, String dataset, boolean keep, boolean cancelSafe)
       throws IOException, InterruptedException {
-    String missing = LocalPaths.missingPrerequisites();
+    return start(project, dataset, SourceKind.PUBSUB, keep, cancelSafe);
+  }
+
+  /**
+   * Starts the BigQuery emulator and the server {@code source} names: the Pub/Sub emulator, or a
+   * Kafka broker ({@link #kafka()}).
+   *
+   * @param cancelSafe start the BigQuery emulator in the slower mode that survives clients
+   *     cancelling Storage Write streams mid-append (see {@link BigQueryEmulator})
+   * @throws IllegalStateException with install instructions when something is missing
+   */
+  public static EmulatorStack start(
+      String project, String dataset, SourceKind source, boolean keep, boolean cancelSafe)
+      throws IOException, InterruptedException {
+    String missing = LocalPaths.missingPrerequisites(source);
     if (!missing.isEmpty()) {
       throw new IllegalStateException(missing.strip());
     }
     Path workDir = Files.createTempDirectory("thriftbq-local-");
-    EmulatorStack stack = new EmulatorStack(workDir, keep);
+    EmulatorStack stack = new EmulatorStack(workDir, keep, source);
     Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
     try {
-      Path pubsubData = Files.createDirectories(workDir.resolve("pubsub-data"));
+      // Started one after the other: each is CPU-heavy for a few seconds on a 2-core machine.
+      switch (source) {
+        case PUBSUB -> {
+          Path pubsubData = Files.createDirectories(workDir.resolve("pubsub-data"));
+          stack.pubsub =
+              PubsubEmulator.start(
+                  LocalPaths.gcloud(), project, pubsubData, workDir.resolve("pubsub-emulator.log"));
+        }
+        case KAFKA ->
+            stack.kafka =
+                KafkaBroker.start(LocalPaths.kafkaBrokerLibs(), workDir.resolve("kafka-broker"));
+      }
       Path bigqueryData = Files.createDirectories(workDir.resolve("bigquery-data"));
-      // Started one after the other: both are CPU-heavy for a few seconds on a 2-core machine.
-      stack.pubsub =
-          PubsubEmulator.start(
-              LocalPaths.gcloud(), project, pubsubData, workDir.resolve("pubsub-emulator.log"));
       stack.bigquery =
           BigQueryEmulator.start(
               LocalPaths.localBigQueryExecutable(),
@@ -75,8 +102,44 @@ public final class EmulatorStack implements AutoCloseable {
     }
   }
 
+  /** Which server carries this stack's events. */
+  public SourceKind source() {
+    return source;
+  }
+
+  /**
+   * @throws IllegalStateException when the stack runs a Kafka broker instead
+   */
   public PubsubEmulator pubsub() {
+    if (source != SourceKind.PUBSUB) {
+      throw new IllegalStateException("This stack runs a Kafka broker, not the Pub/Sub emulator");
+    }
     return pubsub;
+  }
+
+  /**
+   * The Kafka broker; the same object across {@link KafkaBroker#kill()} and {@link
+   * KafkaBroker#restart()}.
+   *
+   * @throws IllegalStateException when the stack runs the Pub/Sub emulator instead
+   */
+  public KafkaBroker kafka() {
+    if (source != SourceKind.KAFKA) {
+      throw new IllegalStateException("This stack runs the Pub/Sub emulator, not a Kafka broker");
+    }
+    return kafka;
+  }
+
+  /** The pid of the server carrying the events (its CPU is reported beside the pipeline's). */
+  public long sourcePid() {
+    return source == SourceKind.KAFKA ? kafka().pid() : pubsub().pid();
+  }
+
+  /** The server carrying the events, where it listens and its pid, for a run's first lines. */
+  public String describeSourceServer() {
+    return source == SourceKind.KAFKA
+        ? "Kafka broker " + kafka.bootstrapServers() + " (pid " + kafka.pid() + ")"
+        : "Pub/Sub " + pubsub.rootUrl() + " (pid " + pubsub.pid() + ")";
   }
 
   public BigQueryEmulator bigquery() {
@@ -98,7 +161,16 @@ public final class EmulatorStack implements AutoCloseable {
    */
   public synchronized void killAndRestartPubsub(java.time.Duration downtime)
       throws IOException, InterruptedException {
-    pubsub = pubsub.killAndRestart(downtime);
+    pubsub = pubsub().killAndRestart(downtime);
+  }
+
+  /**
+   * Kills the Kafka broker with SIGKILL and starts it again on the same ports and data directory
+   * after {@code downtime}; topics, records and committed offsets survive.
+   */
+  public void killAndRestartKafka(java.time.Duration downtime)
+      throws IOException, InterruptedException {
+    kafka().killAndRestart(downtime);
   }
 
   public Path workDir() {
@@ -112,6 +184,9 @@ public final class EmulatorStack implements AutoCloseable {
     closed = true;
     if (pubsub != null) {
       pubsub.close();
+    }
+    if (kafka != null) {
+      kafka.close();
     }
     if (bigquery != null) {
       bigquery.close();

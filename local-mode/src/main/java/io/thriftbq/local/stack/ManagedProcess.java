@@ -106,6 +106,21 @@ public final class ManagedProcess implements AutoCloseable {
             + logTail(20));
   }
 
+  /**
+   * Waits for a process that runs to completion (a one-shot tool) and returns its exit status.
+   *
+   * @throws IOException when it is still running after {@code timeout}; it is then stopped
+   */
+  public int awaitExit(Duration timeout) throws IOException, InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      stop(Duration.ofSeconds(5));
+      throw new IOException(
+          name + " did not finish within " + timeout.toSeconds() + " s. Its log:\n" + logTail(20));
+    }
+    stopped = true;
+    return process.exitValue();
+  }
+
   /** The last lines of the log, for error messages. */
   public String logTail(int lines) {
     try {
