@@ -18,7 +18,6 @@ import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.result.TypeMix;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
-import io.thriftbq.local.source.PubsubSource;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.HandOffLatencyProbe;
 import java.io.PrintStream;
@@ -61,7 +60,19 @@ public final class LocalRun {
 
   /** Runs, and returns what was observed. */
   public RunResult observe() throws Exception {
-    EventSource source = PubsubSource.create(stack, "events-step" + config.step().number());
+    if (config.source() != stack.source()) {
+      throw new IllegalArgumentException(
+          "The run reads from "
+              + config.source().serverName()
+              + " but the stack runs the "
+              + stack.source().serverName());
+    }
+    try (EventSource source = EventSource.create(stack, "events-step" + config.step().number())) {
+      return observe(source);
+    }
+  }
+
+  private RunResult observe(EventSource source) throws Exception {
     List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
     EventMix mix = GeneratorArgs.mixFor(genArgs);
     RunTables tables = RunTables.forTypes(config.tableName(), mix.eventTypes());
@@ -183,9 +194,8 @@ public final class LocalRun {
         LocalRunConfig.DATASET,
         String.join(", ", tables.eventTables()));
     out.printf(
-        "Emulators: Pub/Sub %s (pid %d), BigQuery REST %s gRPC %s (pid %d)%n",
-        stack.pubsub().rootUrl(),
-        stack.pubsub().pid(),
+        "Emulators: %s, BigQuery REST %s gRPC %s (pid %d)%n",
+        stack.describeSourceServer(),
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());

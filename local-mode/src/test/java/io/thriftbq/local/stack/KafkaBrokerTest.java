@@ -80,6 +80,23 @@ public class KafkaBrokerTest {
     List<SourceMessage> sent = messages(40);
     List<Consumed> before;
     try (KafkaSource source = KafkaSource.create(broker, "survives", PARTITIONS)) {
+      assertEquals(
+          List.of(
+              "--source=KAFKA",
+              "--kafkaBootstrapServers=" + broker.bootstrapServers(),
+              "--kafkaTopics=" + source.topic(),
+              "--kafkaConsumerGroup=" + source.consumerGroup(),
+              "--kafkaStartOffset=EARLIEST"),
+          source.ingestionArgs());
+      assertEquals(
+          List.of(
+              "--sink=KAFKA",
+              "--kafkaBootstrapServers=" + broker.bootstrapServers(),
+              "--kafkaTopic=" + source.topic()),
+          source.generatorArgs());
+      assertEquals("kafka", source.describe().get("source"));
+      assertEquals(Integer.toString(PARTITIONS), source.describe().get("partitions"));
+
       source.publish(sent);
       before = readAll(source.topic(), sent.size(), true);
       assertEquals(asSent(sent), asSetOf(before));
