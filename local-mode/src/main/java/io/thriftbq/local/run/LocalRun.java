@@ -60,21 +60,23 @@ public final class LocalRun {
 
   /** Runs, and returns what was observed. */
   public RunResult observe() throws Exception {
-    if (config.source() != stack.source()) {
+    if (!stack.runs(config.source())) {
       throw new IllegalArgumentException(
-          "The run reads from "
+          "The run reads from the "
               + config.source().serverName()
-              + " but the stack runs the "
-              + stack.source().serverName());
+              + ", which the stack did not start");
     }
-    try (EventSource source = EventSource.create(stack, "events-step" + config.step().number())) {
+    try (EventSource source =
+        EventSource.create(stack, config.source(), "events-step" + config.step().number())) {
       return observe(source);
     }
   }
 
   private RunResult observe(EventSource source) throws Exception {
     List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
-    EventMix mix = GeneratorArgs.mixFor(genArgs);
+    // The events do not depend on where they are published: the paced publisher needs none of the
+    // generator pipeline's destination flags.
+    EventMix mix = GeneratorArgs.mixFor(GeneratorArgs.of(config, List.of()));
     RunTables tables = RunTables.forTypes(config.tableName(), mix.eventTypes());
     if (config.step().connectionPool() || config.manyTypes()) {
       // The pooled writer needs its tables to exist; with many types every table is made up
@@ -195,7 +197,7 @@ public final class LocalRun {
         String.join(", ", tables.eventTables()));
     out.printf(
         "Emulators: %s, BigQuery REST %s gRPC %s (pid %d)%n",
-        stack.describeSourceServer(),
+        stack.describeSourceServer(config.source()),
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());

@@ -1,6 +1,7 @@
 package io.thriftbq.local.source;
 
 import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.SourceKind;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +13,13 @@ import java.util.Map;
  * Kafka ({@link KafkaSource}) are two implementations, not changes to them.
  */
 public interface EventSource extends AutoCloseable {
-  /** A new source for one run on the stack's broker: a fresh topic (and subscription or group). */
-  static EventSource create(EmulatorStack stack, String prefix) throws IOException {
-    return switch (stack.source()) {
+  /**
+   * A new source for one run on the stack's server for {@code kind}: a fresh topic, and a fresh
+   * subscription (Pub/Sub) or consumer group (Kafka).
+   */
+  static EventSource create(EmulatorStack stack, SourceKind kind, String prefix)
+      throws IOException {
+    return switch (kind) {
       case PUBSUB -> PubsubSource.create(stack, prefix);
       case KAFKA -> KafkaSource.create(stack, prefix);
     };

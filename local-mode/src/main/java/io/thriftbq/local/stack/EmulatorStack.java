@@ -11,27 +11,26 @@ import java.util.stream.Stream;
 /**
  * A run's servers, started on free loopback ports and stopped (with their process trees) on {@link
  * #close()}, on JVM shutdown, or when start-up fails half way: the BigQuery emulator, and for the
- * events either the Pub/Sub emulator or a Kafka broker ({@link SourceKind}). Only the one the run
- * reads from starts; on 2 cores an idle second broker would still cost start-up CPU and memory.
- * Their data and logs live in one temporary directory that is deleted on close unless {@code keep}
- * is set.
+ * events the Pub/Sub emulator or a Kafka broker ({@link SourceKind}). A run starts only the one it
+ * reads from: on 2 cores an idle second broker still costs start-up CPU and memory. Tests that
+ * share one stack (and so one BigQuery emulator) across both sources add the other with {@link
+ * #startKafka()}. Data and logs live in one temporary directory that is deleted on close unless
+ * {@code keep} is set.
  */
 public final class EmulatorStack implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EmulatorStack.class.getName());
 
   private final Path workDir;
   private final boolean keep;
-  private final SourceKind source;
   private final Thread shutdownHook;
   private volatile PubsubEmulator pubsub;
   private volatile KafkaBroker kafka;
   private volatile BigQueryEmulator bigquery;
   private volatile boolean closed;
 
-  private EmulatorStack(Path workDir, boolean keep, SourceKind source) {
+  private EmulatorStack(Path workDir, boolean keep) {
     this.workDir = workDir;
     this.keep = keep;
-    this.source = source;
     this.shutdownHook = new Thread(this::stopAll, "emulator-stack-shutdown");
   }
 
@@ -71,7 +70,7 @@ public final class EmulatorStack implements AutoCloseable {
       throw new IllegalStateException(missing.strip());
     }
     Path workDir = Files.createTempDirectory("thriftbq-local-");
-    EmulatorStack stack = new EmulatorStack(workDir, keep, source);
+    EmulatorStack stack = new EmulatorStack(workDir, keep);
     Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
     try {
       // Started one after the other: each is CPU-heavy for a few seconds on a 2-core machine.
@@ -82,9 +81,7 @@ public final class EmulatorStack implements AutoCloseable {
               PubsubEmulator.start(
                   LocalPaths.gcloud(), project, pubsubData, workDir.resolve("pubsub-emulator.log"));
         }
-        case KAFKA ->
-            stack.kafka =
-                KafkaBroker.start(LocalPaths.kafkaBrokerLibs(), workDir.resolve("kafka-broker"));
+        case KAFKA -> stack.startKafka();
       }
       Path bigqueryData = Files.createDirectories(workDir.resolve("bigquery-data"));
       stack.bigquery =
@@ -102,44 +99,76 @@ public final class EmulatorStack implements AutoCloseable {
     }
   }
 
-  /** Which server carries this stack's events. */
-  public SourceKind source() {
-    return source;
+  /** Whether this stack runs the server {@code source} needs. */
+  public boolean runs(SourceKind source) {
+    return switch (source) {
+      case PUBSUB -> pubsub != null;
+      case KAFKA -> kafka != null;
+    };
   }
 
   /**
-   * @throws IllegalStateException when the stack runs a Kafka broker instead
+   * Starts a Kafka broker in this stack (in its work directory, stopped with it) unless it runs one
+   * already; returns it. For tests that read from both sources with one BigQuery emulator.
+   *
+   * @throws IllegalStateException when the broker's jars are not built
+   */
+  public synchronized KafkaBroker startKafka() throws IOException, InterruptedException {
+    if (closed) {
+      throw new IllegalStateException("the stack is closed");
+    }
+    if (kafka == null) {
+      kafka = KafkaBroker.start(LocalPaths.kafkaBrokerLibs(), workDir.resolve("kafka-broker"));
+    }
+    return kafka;
+  }
+
+  /**
+   * @throws IllegalStateException when this stack did not start the Pub/Sub emulator
    */
   public PubsubEmulator pubsub() {
-    if (source != SourceKind.PUBSUB) {
-      throw new IllegalStateException("This stack runs a Kafka broker, not the Pub/Sub emulator");
+    PubsubEmulator emulator = pubsub;
+    if (emulator == null) {
+      throw new IllegalStateException(
+          "This stack did not start the Pub/Sub emulator (it reads from Kafka)");
     }
-    return pubsub;
+    return emulator;
   }
 
   /**
    * The Kafka broker; the same object across {@link KafkaBroker#kill()} and {@link
    * KafkaBroker#restart()}.
    *
-   * @throws IllegalStateException when the stack runs the Pub/Sub emulator instead
+   * @throws IllegalStateException when this stack did not start a Kafka broker
    */
   public KafkaBroker kafka() {
-    if (source != SourceKind.KAFKA) {
-      throw new IllegalStateException("This stack runs the Pub/Sub emulator, not a Kafka broker");
+    KafkaBroker broker = kafka;
+    if (broker == null) {
+      throw new IllegalStateException(
+          "This stack did not start a Kafka broker: start it with SourceKind.KAFKA, or add one"
+              + " with startKafka()");
     }
-    return kafka;
+    return broker;
   }
 
-  /** The pid of the server carrying the events (its CPU is reported beside the pipeline's). */
-  public long sourcePid() {
-    return source == SourceKind.KAFKA ? kafka().pid() : pubsub().pid();
+  /**
+   * The pid of the server {@code source} reads from (its CPU is reported beside the pipeline's).
+   */
+  public long sourcePid(SourceKind source) {
+    return switch (source) {
+      case PUBSUB -> pubsub().pid();
+      case KAFKA -> kafka().pid();
+    };
   }
 
-  /** The server carrying the events, where it listens and its pid, for a run's first lines. */
-  public String describeSourceServer() {
-    return source == SourceKind.KAFKA
-        ? "Kafka broker " + kafka.bootstrapServers() + " (pid " + kafka.pid() + ")"
-        : "Pub/Sub " + pubsub.rootUrl() + " (pid " + pubsub.pid() + ")";
+  /**
+   * The server {@code source} reads from, where it listens and its pid, for a run's first lines.
+   */
+  public String describeSourceServer(SourceKind source) {
+    return switch (source) {
+      case PUBSUB -> "Pub/Sub " + pubsub().rootUrl() + " (pid " + pubsub().pid() + ")";
+      case KAFKA -> "Kafka broker " + kafka().bootstrapServers() + " (pid " + kafka().pid() + ")";
+    };
   }
 
   public BigQueryEmulator bigquery() {

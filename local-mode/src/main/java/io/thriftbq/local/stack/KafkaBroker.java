@@ -47,10 +47,16 @@ public final class KafkaBroker implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final int START_ATTEMPTS = 3;
 
+  /** What the broker logs once it serves clients (KafkaRaftServer, every 3.x and 4.x release). */
+  static final String STARTED_LINE = "Kafka Server started";
+
   private final Launch launch;
-  private final Admin admin;
   private final Thread shutdownHook;
   private volatile ManagedProcess process;
+
+  /** Opened only against a serving broker: an admin client retries a dead one noisily. */
+  private Admin admin;
+
   private volatile boolean closed;
 
   /** Where and how the broker runs; the same for every restart. */
@@ -93,7 +99,6 @@ public final class KafkaBroker implements AutoCloseable {
   private KafkaBroker(Launch launch, ManagedProcess process) {
     this.launch = launch;
     this.process = process;
-    this.admin = Admin.create(adminConfig(launch.bootstrapServers()));
     this.shutdownHook = new Thread(this::stopProcess, "kafka-broker-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -219,18 +224,35 @@ public final class KafkaBroker implements AutoCloseable {
         1_000);
   }
 
+  /**
+   * Waits for the broker's own word that it serves clients, then for an admin client to see it in
+   * the cluster. The port is bound long before that, and a client connecting early only fills this
+   * JVM's log with refused connections.
+   */
   private void awaitReady() throws IOException, InterruptedException {
-    // The port opens only once the broker has registered with its controller and is unfenced;
-    // asking before that would only fill this JVM's log with refused connections.
     process.awaitReady(
         "Kafka broker (" + bootstrapServers() + ")",
         START_TIMEOUT,
-        () -> FreePorts.isListening(launch.port()) && clusterHasBroker());
+        () -> process.hasLogged(STARTED_LINE) && clusterHasBroker());
+  }
+
+  private synchronized Admin admin() {
+    if (admin == null) {
+      admin = Admin.create(adminConfig(launch.bootstrapServers()));
+    }
+    return admin;
+  }
+
+  private synchronized void closeAdmin() {
+    if (admin != null) {
+      admin.close(Duration.ZERO);
+      admin = null;
+    }
   }
 
   private boolean clusterHasBroker() throws IOException {
     try {
-      return !admin
+      return !admin()
           .describeCluster(new DescribeClusterOptions().timeoutMs(3_000))
           .nodes()
           .get(5, TimeUnit.SECONDS)
@@ -284,7 +306,7 @@ public final class KafkaBroker implements AutoCloseable {
    */
   public void createTopic(String topic, int partitions) throws IOException {
     try {
-      admin
+      admin()
           .createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
           .all()
           .get(60, TimeUnit.SECONDS);
@@ -305,6 +327,7 @@ public final class KafkaBroker implements AutoCloseable {
    * or an OOM kill would leave it. {@link #restart()} brings it back.
    */
   public synchronized void kill() throws InterruptedException {
+    closeAdmin();
     process.kill();
   }
 
@@ -345,7 +368,7 @@ public final class KafkaBroker implements AutoCloseable {
       return;
     }
     closed = true;
-    admin.close(Duration.ofSeconds(2));
+    closeAdmin();
     stopProcess();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
