@@ -169,6 +169,8 @@ public final class KafkaSource implements EventSource {
     // As in the study: events travel uncompressed (batching many per message is the envelope's
     // job, --records-per-message).
     config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+    // As large as the broker takes: the hostile-input runs send payloads up to 9 MB.
+    config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, KafkaBroker.MAX_MESSAGE_BYTES);
     // A restarted broker is found again within a second.
     config.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000);
     return config;

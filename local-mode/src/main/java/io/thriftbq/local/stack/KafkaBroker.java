@@ -47,6 +47,9 @@ public final class KafkaBroker implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final int START_ATTEMPTS = 3;
 
+  /** The largest record (batch) the broker takes; producers must allow as much. */
+  public static final int MAX_MESSAGE_BYTES = KafkaConfigFiles.MAX_MESSAGE_BYTES;
+
   /** What the broker logs once it serves clients (KafkaRaftServer, every 3.x and 4.x release). */
   static final String STARTED_LINE = "Kafka Server started";
 

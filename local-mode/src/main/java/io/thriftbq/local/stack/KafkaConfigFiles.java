@@ -12,6 +12,9 @@ import java.util.stream.Collectors;
  * both broker and KRaft controller, listening on 127.0.0.1 only, sized for a laptop.
  */
 final class KafkaConfigFiles {
+  /** The largest record batch the broker takes: 10 MB of payload plus headers and framing. */
+  public static final int MAX_MESSAGE_BYTES = 11 * 1024 * 1024;
+
   private KafkaConfigFiles() {}
 
   static void write(
@@ -55,6 +58,9 @@ final class KafkaConfigFiles {
     p.put("share.coordinator.state.topic.replication.factor", "1");
     p.put("share.coordinator.state.topic.min.isr", "1");
     p.put("share.coordinator.state.topic.num.partitions", "1");
+    // Pub/Sub takes messages up to 10 MB, and the hostile-input runs send payloads up to 9 MB:
+    // the same messages must fit through Kafka (default limit about 1 MB).
+    p.put("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES));
     // A consumer group's first (and only) member gets its partitions at once, not after 3 s.
     p.put("group.initial.rebalance.delay.ms", "0");
     // 2 shared cores: the defaults (3 network, 8 I/O threads) only add context switches.

@@ -139,6 +139,11 @@ public class KafkaBrokerTest {
     for (int i = 0; i < count; i++) {
       Map<String, String> attributes = new LinkedHashMap<>();
       byte[] payload = ("event-" + i).getBytes(StandardCharsets.UTF_8);
+      if (i == 5) {
+        // As the hostile-input runs send: a payload near Pub/Sub's 10 MB limit.
+        payload = new byte[9 * 1024 * 1024];
+        new java.util.Random(i).nextBytes(payload);
+      }
       if (i % 10 == 9) {
         // As a malformed message: no event id (so no key), a hostile value, an envelope marker.
         attributes.putAll(EventEnvelope.envelopeAttributes(3));

@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,9 @@ public class KafkaConfigFilesTest {
     assertEquals(data.toAbsolutePath().toString(), p.get("log.dirs"));
     assertEquals("0", p.get("group.initial.rebalance.delay.ms"));
     assertEquals("false", p.get("auto.create.topics.enable"));
+    assertTrue(
+        "Pub/Sub's 10 MB messages fit",
+        Integer.parseInt((String) p.get("message.max.bytes")) > 10 * 1000 * 1000);
     for (String replication :
         new String[] {
           "offsets.topic.replication.factor",
