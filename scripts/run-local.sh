@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Local mode: the whole system on this machine. Starts the Pub/Sub and BigQuery emulators on
-# 127.0.0.1, runs the ingestion pipeline (embedded Flink) with one tuning step's configuration and
-# the data generator for a bounded number of events, then prints a report.
+# Local mode: the whole system on this machine. Starts the Pub/Sub emulator (or, with
+# --source kafka, an Apache Kafka broker) and the BigQuery emulator on 127.0.0.1, runs the
+# ingestion pipeline (embedded Flink) with one tuning step's configuration and the data generator
+# for a bounded number of events, then prints a report.
 #
 # Every flag after the script name goes to the Java runner; --help lists them.
 set -euo pipefail
@@ -9,6 +10,8 @@ set -euo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${script_dir}/.." && pwd)"
 jar="${repo_root}/local-mode/target/local-mode-bundled.jar"
+# The Kafka broker's classpath, built by the local-mode/kafka-broker module (its own JVM).
+broker_libs="${repo_root}/local-mode/kafka-broker/target/kafka-broker-libs"
 
 usage_header() {
   cat <<'EOF'
@@ -21,6 +24,11 @@ Prerequisites (checked, and installed where the project can):
   - the Google Cloud CLI with its Pub/Sub emulator component:
       gcloud components install pubsub-emulator beta
     or, for an apt-installed CLI: sudo apt-get install google-cloud-cli-pubsub-emulator
+    (not with --source kafka: the Kafka broker comes from Maven Central with the build)
+
+Reading from Kafka instead of Pub/Sub (see docs/LOCAL.md "Reading from Kafka"):
+  scripts/run-local.sh --source kafka
+  scripts/run-local.sh --source kafka --compare-steps --steps 6,7,8
 
 Many event types (one table per struct; see docs/LOCAL.md "Many event types"):
   scripts/run-local.sh --idl thrift-common/src/main/idl/shop_events.thrift --structs Order:5,Refund:1,Click:94
@@ -49,11 +57,27 @@ if ! command -v java >/dev/null 2>&1; then
   exit 1
 fi
 
-"${repo_root}/scripts/local/install-bigquery-emulator.sh"
+# --source kafka (or --source=kafka) needs no Pub/Sub emulator; the runner itself rejects a bad value.
+source_kind=pubsub
+previous=""
+for arg in "$@"; do
+  if [[ "${arg}" == --source=* ]]; then
+    source_kind="${arg#--source=}"
+  elif [[ "${previous}" == --source ]]; then
+    source_kind="${arg}"
+  fi
+  previous="${arg}"
+done
+# tr, not ${var,,}, and no empty array under set -u: macOS still ships bash 3.2.
+if [[ "$(printf '%s' "${source_kind}" | tr '[:upper:]' '[:lower:]')" == kafka ]]; then
+  "${repo_root}/scripts/local/install-bigquery-emulator.sh" --without-pubsub
+else
+  "${repo_root}/scripts/local/install-bigquery-emulator.sh"
+fi
 
 # Rebuild when the jar is missing or older than any source or pom of the modules it bundles.
 needs_build() {
-  [[ ! -f "${jar}" ]] && return 0
+  [[ ! -f "${jar}" || ! -d "${broker_libs}" ]] && return 0
   local newer
   newer="$(find "${repo_root}/pom.xml" "${repo_root}/thrift-common" "${repo_root}/ingestion-pipeline" \
     "${repo_root}/datagen-pipeline" "${repo_root}/local-mode" \

@@ -8,14 +8,16 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: scripts/local/install-bigquery-emulator.sh [--force] [--check] [--help]
+Usage: scripts/local/install-bigquery-emulator.sh [--force] [--check] [--without-pubsub] [--help]
 
 Installs the local-bigquery BigQuery emulator (PyPI, pinned) into .local-stack/venv-bq
 and verifies that the gcloud Pub/Sub emulator is installed.
 
-  --force   reinstall even if the stamp file says the pinned versions are present
-  --check   install nothing; exit 0 if both emulators are ready, 1 otherwise
-  --help    this text
+  --force           reinstall even if the stamp file says the pinned versions are present
+  --check           install nothing; exit 0 if both emulators are ready, 1 otherwise
+  --without-pubsub  do not require the Pub/Sub emulator (runs with --source kafka, whose
+                    broker the Maven build provides)
+  --help            this text
 
 Environment:
   LOCAL_STACK_DIR   where the venv lives (default: <repo>/.local-stack)
@@ -32,10 +34,12 @@ stamp="${venv}/.thriftbq-installed"
 
 force=0
 check_only=0
+need_pubsub=1
 for arg in "$@"; do
   case "${arg}" in
     --force) force=1 ;;
     --check) check_only=1 ;;
+    --without-pubsub) need_pubsub=0 ;;
     -h | --help)
       usage
       exit 0
@@ -112,7 +116,7 @@ if [[ "${check_only}" == 1 ]]; then
     echo "BigQuery emulator missing: run scripts/local/install-bigquery-emulator.sh" >&2
     status=1
   fi
-  if ! pubsub_emulator_present; then
+  if [[ "${need_pubsub}" == 1 ]] && ! pubsub_emulator_present; then
     pubsub_emulator_hint
     status=1
   fi
@@ -166,7 +170,9 @@ else
   echo "BigQuery emulator installed: ${venv}/bin/local-bigquery"
 fi
 
-if pubsub_emulator_present; then
+if [[ "${need_pubsub}" == 0 ]]; then
+  exit 0
+elif pubsub_emulator_present; then
   echo "Pub/Sub emulator found (gcloud $(gcloud version --format='value("Google Cloud SDK")' 2>/dev/null || echo '?'))"
 else
   pubsub_emulator_hint

@@ -21,6 +21,13 @@ teardown() {
   [[ "${output}" == *"google-cloud-cli-pubsub-emulator"* ]]
 }
 
+@test "run-local.sh --help explains --source kafka" {
+  run "${run_local}" --help
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"scripts/run-local.sh --source kafka"* ]]
+  [[ "${output}" == *"not with --source kafka"* ]]
+}
+
 @test "run-local.sh --help lists the runner's options once the jar exists" {
   if [[ ! -f "${repo_root}/local-mode/target/local-mode-bundled.jar" ]]; then
     skip "local-mode jar not built (./mvnw -DskipTests package)"
@@ -30,6 +37,7 @@ teardown() {
   [[ "${output}" == *"--step N"* ]]
   [[ "${output}" == *"--bad-ratio"* ]]
   [[ "${output}" == *"--report FILE"* ]]
+  [[ "${output}" == *"--source S"* ]]
 }
 
 @test "installer --help explains itself" {
@@ -57,6 +65,15 @@ teardown() {
   PATH="${scratch}/bin" LOCAL_STACK_DIR="${scratch}/stack" run "${installer}" --check
   [ "${status}" -eq 1 ]
   [[ "${output}" == *"gcloud components install pubsub-emulator beta"* ]]
+}
+
+@test "installer --check --without-pubsub does not ask for gcloud" {
+  mkdir -p "${scratch}/bin"
+  for tool in bash cat dirname grep; do ln -s "$(command -v "${tool}")" "${scratch}/bin/${tool}"; done
+  PATH="${scratch}/bin" LOCAL_STACK_DIR="${scratch}/stack" run "${installer}" --check --without-pubsub
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"BigQuery emulator missing"* ]]
+  [[ "${output}" != *"gcloud"* ]]
 }
 
 @test "scripts pass shellcheck" {

@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.logging.LogManager;
 
 /**
- * {@code scripts/run-local.sh}: starts both emulators, runs one tuning step end to end, prints the
- * report (and writes it as JSON), stops everything it started and exits non-zero when an event was
- * lost or an exactly-once step wrote a duplicate.
+ * {@code scripts/run-local.sh}: starts the emulators (or the Kafka broker), runs one tuning step
+ * end to end, prints the report (and writes it as JSON), stops everything it started and exits
+ * non-zero when an event was lost or an exactly-once step wrote a duplicate.
  */
 public final class LocalRunner {
   private LocalRunner() {}
@@ -61,15 +61,16 @@ public final class LocalRunner {
     }
     String setting =
         String.format(
-            "%d events per step at %d/s (seed %d), %s; %d cores, %s; %s",
+            "%d events per step at %d/s (seed %d) through the %s, %s; %d cores, %s; %s",
             config.events(),
             config.rate(),
             config.seed(),
+            config.source().serverName(),
             config.engine().describe(),
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
             java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-    CompareReport comparison = new CompareReport(figures, setting);
+    CompareReport comparison = new CompareReport(figures, setting, config.source().serverName());
     out.print(comparison.table());
     java.nio.file.Path html = config.htmlFile().toAbsolutePath();
     if (html.getParent() != null) {
@@ -104,10 +105,18 @@ public final class LocalRunner {
       out.println(LocalRunConfig.usage());
       return 0;
     }
-    out.println("Starting the Pub/Sub and BigQuery emulators on 127.0.0.1 ...");
+    out.println(
+        "Starting the "
+            + config.source().serverName()
+            + " and the BigQuery emulator on 127.0.0.1 ...");
     long started = System.nanoTime();
     try (EmulatorStack stack =
-        EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, config.keep())) {
+        EmulatorStack.start(
+            LocalRunConfig.PROJECT,
+            LocalRunConfig.DATASET,
+            config.source(),
+            config.keep(),
+            false)) {
       out.printf("Emulators ready in %.1f s%n", (System.nanoTime() - started) / 1e9);
       if (config.compareSteps()) {
         return compareSteps(stack, config, out);

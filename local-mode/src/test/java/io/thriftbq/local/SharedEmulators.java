@@ -2,6 +2,7 @@ package io.thriftbq.local;
 
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.SourceKind;
 
 /**
  * One emulator pair for every end-to-end test class in the surefire JVM: starting them costs 5-15
@@ -23,12 +24,29 @@ final class SharedEmulators {
   }
 
   /**
+   * The shared stack with a Kafka broker beside its Pub/Sub emulator (started on first use, stopped
+   * with the stack): Kafka tests then share the BigQuery emulator too. Read with {@code
+   * KafkaSource.create(stack, prefix)} or a run configured with {@code source(SourceKind.KAFKA)}.
+   */
+  static synchronized EmulatorStack withKafka() throws Exception {
+    EmulatorStack stack = shared();
+    stack.startKafka();
+    return stack;
+  }
+
+  /**
    * A private pair for a test that cancels a pipeline mid-append: the BigQuery emulator runs in its
    * cancel-safe mode, and if it still misbehaves no other test shares it.
    */
   static EmulatorStack startPrivate() throws Exception {
+    return startPrivate(SourceKind.PUBSUB);
+  }
+
+  /** A private pair as {@link #startPrivate()}, reading from {@code source}. */
+  static EmulatorStack startPrivate(SourceKind source) throws Exception {
     try {
-      return EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false, true);
+      return EmulatorStack.start(
+          LocalRunConfig.PROJECT, LocalRunConfig.DATASET, source, false, true);
     } catch (IllegalStateException e) {
       throw new IllegalStateException(
           "The end-to-end tests need both emulators and do not skip without them.\n"

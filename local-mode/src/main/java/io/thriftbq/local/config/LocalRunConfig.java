@@ -2,6 +2,7 @@ package io.thriftbq.local.config;
 
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.engine.LocalEngine;
+import io.thriftbq.local.stack.SourceKind;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -16,6 +17,7 @@ public final class LocalRunConfig implements Cloneable {
   public static final String EVENT_CLASS = io.thriftbq.schema.ThriftSources.SAMPLE_CLASS;
 
   TuningStep step = TuningStep.of(8);
+  SourceKind source = SourceKind.PUBSUB;
   StorageFormat format;
   long events = 4000;
   long ratePerSec = 200;
@@ -107,6 +109,16 @@ public final class LocalRunConfig implements Cloneable {
   }
 
   // Fluent setters for tests and the runner.
+  /** Where the events travel: the Pub/Sub emulator (default) or a Kafka broker. */
+  public LocalRunConfig source(SourceKind value) {
+    source = value;
+    return this;
+  }
+
+  public SourceKind source() {
+    return source;
+  }
+
   public LocalRunConfig step(TuningStep value) {
     step = value;
     return this;

@@ -2,6 +2,7 @@ package io.thriftbq.local.config;
 
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.engine.LocalEngine;
+import io.thriftbq.local.stack.SourceKind;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +18,15 @@ final class RunFlags {
         "\n",
         "Usage: scripts/run-local.sh [options]",
         "",
-        "Runs the whole system on this machine: the Pub/Sub and BigQuery emulators on 127.0.0.1,",
-        "the ingestion pipeline on an embedded Flink cluster with one tuning step's configuration,",
-        "and the data generator for a bounded number of events; then reports what arrived.",
+        "Runs the whole system on this machine: the Pub/Sub emulator (or a Kafka broker) and the",
+        "BigQuery emulator on 127.0.0.1, the ingestion pipeline on an embedded Flink cluster with",
+        "one tuning step's configuration, and the data generator for a bounded number of events;",
+        "then reports what arrived.",
         "",
+        "  --source S              where events travel: pubsub (default, Google's Pub/Sub",
+        "                          emulator) or kafka (a real Apache Kafka broker, KRaft, single",
+        "                          node: a topic of 4 partitions, attributes as record headers);",
+        "                          see docs/LOCAL.md \"Reading from Kafka\"",
         "  --idl FILE              your Thrift IDL, read at launch (no code generator, no build)",
         "  --struct NAME           the struct of --idl each event holds (FILE.Name if ambiguous)",
         "  --structs LIST          many event types: structs of --idl, comma-separated, each",
@@ -42,8 +48,8 @@ final class RunFlags {
         "  --rate N                generator rate, events/s (default 200)",
         "  --bad-ratio R           malformed messages to mix in, as a fraction of --events",
         "                          (default 0.01; 0 for none)",
-        "  --records-per-message N events per Pub/Sub message; >1 sends compressed envelopes",
-        "                          (default 1, as in the study)",
+        "  --records-per-message N events per message (or Kafka record); >1 sends compressed",
+        "                          envelopes (default 1, as in the study)",
         "  --seed N                generator seed (default 1)",
         "  --triggering-frequency S override the step's Storage Write triggering frequency (s)",
         "  --format F              override the step's --formatToStore: TABLE_ROW, BEAM_ROW,",
@@ -77,7 +83,7 @@ final class RunFlags {
         "  --ingest-arg FLAG       an extra ingestion pipeline flag, appended last (repeatable),",
         "                          e.g. --ingest-arg=--maxBundleSize=5000",
         "  --no-progress           do not print a progress line per second",
-        "  --keep                  keep the emulators' data directory and logs",
+        "  --keep                  keep the emulators' (and broker's) data directory and logs",
         "  --help                  this text",
         "",
         "Exit status: 0 when every event is accounted for (written to its struct's table or",
@@ -137,6 +143,9 @@ final class RunFlags {
   private static void set(LocalRunConfig config, String name, String value) {
     try {
       switch (name) {
+        case "--source":
+          config.source = SourceKind.parse(value);
+          break;
         case "--step":
           config.step = TuningStep.of(Integer.parseInt(value));
           config.stepGiven = true;

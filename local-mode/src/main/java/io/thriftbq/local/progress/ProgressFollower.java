@@ -57,7 +57,7 @@ public final class ProgressFollower {
                 elapsed,
                 sample.rows() + sample.deadLetters(),
                 RunCosts.jvmCpuSeconds() - publisherCpu.getAsDouble() - followerCpu,
-                RunCosts.processTreeCpuSeconds(stack.pubsub().pid()),
+                RunCosts.processTreeCpuSeconds(stack.sourcePid(config.source())),
                 RunCosts.processTreeCpuSeconds(stack.bigquery().pid())));
       }
       if (config.progress()) {

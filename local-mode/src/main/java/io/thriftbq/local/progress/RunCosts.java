@@ -10,14 +10,18 @@ import java.util.Optional;
  * What a local run costs, sampled once per second beside the row count so that the steady part of
  * the run (from the first rows to the last) can be told from start-up: CPU of the pipeline (this
  * JVM's process CPU time, less the publisher's and the report poller's threads) and of each
- * emulator (its process and every process it started).
+ * emulator or broker (its process and every process it started).
  */
 public final class RunCosts {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-  /** One sample; CPU figures are cumulative seconds. */
+  /**
+   * One sample; CPU figures are cumulative seconds.
+   *
+   * @param sourceCpu the Pub/Sub emulator's or the Kafka broker's, whichever carries the events
+   */
   public record Sample(
-      long elapsedMillis, long rows, double pipelineCpu, double pubsubCpu, double bigqueryCpu) {}
+      long elapsedMillis, long rows, double pipelineCpu, double sourceCpu, double bigqueryCpu) {}
 
   private RunCosts() {}
 

@@ -29,13 +29,22 @@ public final class CompareReport {
 
   private final List<StepFigures> steps;
   private final String setting;
+  private final String sourceServer;
+
+  /** A comparison of runs through the Pub/Sub emulator. */
+  public CompareReport(List<StepFigures> steps, String setting) {
+    this(steps, setting, "Pub/Sub emulator");
+  }
 
   /**
    * @param setting one line on what was run: events, rate, engine, machine
+   * @param sourceServer the server the events went through, whose CPU is a column: "Pub/Sub
+   *     emulator" or "Kafka broker"
    */
-  public CompareReport(List<StepFigures> steps, String setting) {
+  public CompareReport(List<StepFigures> steps, String setting, String sourceServer) {
     this.steps = List.copyOf(steps);
     this.setting = setting;
+    this.sourceServer = sourceServer;
   }
 
   public List<StepFigures> steps() {
@@ -54,7 +63,7 @@ public final class CompareReport {
             "result",
             "events/s",
             "pipe CPU",
-            "PS CPU",
+            sourceServer.startsWith("Kafka") ? "Kafka CPU" : "PS CPU",
             "BQ CPU",
             "B/elem",
             "exch B/B",
@@ -69,15 +78,16 @@ public final class CompareReport {
               f.ok() ? "OK" : "FAILED",
               format(f.sustainedEventsPerSec(), 0),
               format(f.pipelineCpuPer100k(), 1),
-              format(f.pubsubCpuPer100k(), 1),
+              format(f.sourceCpuPer100k(), 1),
               format(f.bigqueryCpuPer100k(), 1),
               format(f.encodedBytesPerElement(), 0),
               format(f.exchangedBytesPerInputByte(), 2),
               f.latencyP50Millis() == null ? "?" : f.latencyP50Millis().toString(),
               f.latencyP99Millis() == null ? "?" : f.latencyP99Millis().toString()));
     }
-    s.append("CPU columns: CPU-seconds per 100,000 events (pipeline, Pub/Sub emulator, BigQuery")
-        .append(" emulator).\n");
+    s.append("CPU columns: CPU-seconds per 100,000 events (pipeline, ")
+        .append(sourceServer)
+        .append(", BigQuery emulator).\n");
     for (String how : HOW) {
       s.append("- ").append(how).append('\n');
     }
@@ -106,7 +116,9 @@ public final class CompareReport {
         .append("<col style=\"width:21%\"><col style=\"width:6%\">")
         .append("<col span=\"8\" style=\"width:8.5%\"></colgroup>\n")
         .append("<tr><th>step</th><th>configuration</th><th>result</th><th>events/s</th>")
-        .append("<th>pipeline CPU-s /100k</th><th>Pub/Sub emul. CPU-s /100k</th>")
+        .append("<th>pipeline CPU-s /100k</th><th>")
+        .append(escape(sourceServer.replace("emulator", "emul.")))
+        .append(" CPU-s /100k</th>")
         .append("<th>BigQuery emul. CPU-s /100k</th><th>bytes / element</th>")
         .append("<th>exch. bytes / input byte</th><th>p50 ms</th><th>p99 ms</th></tr>\n");
     for (StepFigures f : steps) {
@@ -121,7 +133,7 @@ public final class CompareReport {
           .append("</td><td>")
           .append(format(f.pipelineCpuPer100k(), 1))
           .append("</td><td>")
-          .append(format(f.pubsubCpuPer100k(), 1))
+          .append(format(f.sourceCpuPer100k(), 1))
           .append("</td><td>")
           .append(format(f.bigqueryCpuPer100k(), 1))
           .append("</td><td>")
@@ -146,7 +158,7 @@ public final class CompareReport {
             "CPU-seconds per 100,000 events (lower is better)",
             List.of(
                 new Series("pipeline", "#1a73e8", StepFigures::pipelineCpuPer100k),
-                new Series("Pub/Sub emulator", "#fbbc04", StepFigures::pubsubCpuPer100k),
+                new Series(sourceServer, "#fbbc04", StepFigures::sourceCpuPer100k),
                 new Series("BigQuery emulator", "#34a853", StepFigures::bigqueryCpuPer100k)),
             1,
             HOW.get(1)));

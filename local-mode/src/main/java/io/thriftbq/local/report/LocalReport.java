@@ -241,6 +241,21 @@ public final class LocalReport {
             + "\n");
   }
 
+  /** What the events went through, from the configuration's source names. */
+  private static String sourceLine(JsonNode configuration) {
+    if ("kafka".equals(configuration.path("source").asText())) {
+      return String.format(
+          "Kafka topic %s (%s partitions) at %s, consumer group %s",
+          configuration.path("topic").asText(),
+          configuration.path("partitions").asText(),
+          configuration.path("bootstrap_servers").asText(),
+          configuration.path("consumer_group").asText());
+    }
+    return String.format(
+        "Pub/Sub topic %s, subscription %s",
+        configuration.path("topic").asText(), configuration.path("subscription").asText());
+  }
+
   /** The human-readable report. */
   public String format() {
     StringBuilder s = new StringBuilder();
@@ -255,6 +270,7 @@ public final class LocalReport {
         .append(c.path("extra_setting").asText())
         .append(") ===\n");
     s.append(String.format("Engine            %s%n", c.path("runner").asText()));
+    s.append(String.format("Source            %s%n", sourceLine(c)));
     s.append(
         String.format(
             "Published         %d events + %d malformed messages%n",
@@ -302,10 +318,11 @@ public final class LocalReport {
     JsonNode cost = json.path("costs");
     s.append(
         String.format(
-            "Cost              pipeline %s CPU-s, Pub/Sub emulator %s, BigQuery emulator %s"
+            "Cost              pipeline %s CPU-s, %s %s, BigQuery emulator %s"
                 + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
             cost.path("pipeline_cpu_sec_per_100k_events").asText("?"),
-            cost.path("pubsub_emulator_cpu_sec_per_100k_events").asText("?"),
+            ReportJson.sourceServer(c),
+            cost.path(ReportJson.sourceCpuKey(c)).asText("?"),
             cost.path("bigquery_emulator_cpu_sec_per_100k_events").asText("?"),
             cost.path("encoded_bytes_per_element").asText("?"),
             cost.path("exchanged_bytes_per_input_byte").asText("n/a")));

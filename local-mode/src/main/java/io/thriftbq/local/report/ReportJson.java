@@ -217,8 +217,7 @@ final class ReportJson {
     if (progress.costsMeasured()) {
       List<RunCosts.Sample> samples = progress.costs();
       putPer100k(costs, "pipeline_cpu_sec_per_100k_events", samples, RunCosts.Sample::pipelineCpu);
-      putPer100k(
-          costs, "pubsub_emulator_cpu_sec_per_100k_events", samples, RunCosts.Sample::pubsubCpu);
+      putPer100k(costs, sourceCpuKey(result.source()), samples, RunCosts.Sample::sourceCpu);
       putPer100k(
           costs,
           "bigquery_emulator_cpu_sec_per_100k_events",
@@ -229,7 +228,7 @@ final class ReportJson {
           "CPU seconds per 100,000 rows written or dead-lettered, between the first once-a-second"
               + " poll that saw rows and the poll that saw every event (start-up left out);"
               + " pipeline: this JVM's process CPU time less the publisher's and the poller's"
-              + " threads (the engine, Beam, our code, GC and JIT); emulators: each emulator"
+              + " threads (the engine, Beam, our code, GC and JIT); emulators and broker: each"
               + " process with its children, including the poller's queries");
     }
     if (result.exchangedBytes() != null && result.payloadBytesPublished() > 0) {
@@ -255,6 +254,31 @@ final class ReportJson {
     if (value != null) {
       costs.put(name, round(value));
     }
+  }
+
+  /**
+   * The costs key of the server that carried the run's events, from the run's source (as {@link
+   * io.thriftbq.local.source.EventSource#describe()} names it) or its report's configuration.
+   */
+  static String sourceCpuKey(java.util.Map<String, String> source) {
+    return sourceCpuKey("kafka".equals(source.get("source")));
+  }
+
+  static String sourceCpuKey(com.fasterxml.jackson.databind.JsonNode configuration) {
+    return sourceCpuKey("kafka".equals(configuration.path("source").asText()));
+  }
+
+  private static String sourceCpuKey(boolean kafka) {
+    return kafka
+        ? "kafka_broker_cpu_sec_per_100k_events"
+        : "pubsub_emulator_cpu_sec_per_100k_events";
+  }
+
+  /** What carried the run's events, for the report's text. */
+  static String sourceServer(com.fasterxml.jackson.databind.JsonNode configuration) {
+    return "kafka".equals(configuration.path("source").asText())
+        ? "Kafka broker"
+        : "Pub/Sub emulator";
   }
 
   static double round(double value) {

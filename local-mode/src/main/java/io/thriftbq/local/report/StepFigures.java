@@ -9,6 +9,8 @@ import io.thriftbq.local.config.TuningStep;
  *
  * @param ok every event accounted for, no duplicate on an exactly-once step
  * @param sustainedEventsPerSec rows/s between the first poll that saw rows and the last
+ * @param sourceCpuPer100k the Pub/Sub emulator's or the Kafka broker's, whichever carried the
+ *     events
  * @param latencyP50Millis p50 after warm-up (or of all samples when none came after it)
  */
 public record StepFigures(
@@ -18,7 +20,7 @@ public record StepFigures(
     double publishedPerSec,
     Double sustainedEventsPerSec,
     Double pipelineCpuPer100k,
-    Double pubsubCpuPer100k,
+    Double sourceCpuPer100k,
     Double bigqueryCpuPer100k,
     Double encodedBytesPerElement,
     Double exchangedBytesPerInputByte,
@@ -38,7 +40,7 @@ public record StepFigures(
         json.path("throughput").path("publish_events_per_sec").asDouble(0),
         number(json.path("throughput").path("rows_per_sec_sustained")),
         number(costs.path("pipeline_cpu_sec_per_100k_events")),
-        number(costs.path("pubsub_emulator_cpu_sec_per_100k_events")),
+        number(costs.path(ReportJson.sourceCpuKey(json.path("configuration")))),
         number(costs.path("bigquery_emulator_cpu_sec_per_100k_events")),
         number(costs.path("encoded_bytes_per_element")),
         number(costs.path("exchanged_bytes_per_input_byte")),

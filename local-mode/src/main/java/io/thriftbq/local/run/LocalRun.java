@@ -18,7 +18,6 @@ import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.result.TypeMix;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
-import io.thriftbq.local.source.PubsubSource;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.HandOffLatencyProbe;
 import java.io.PrintStream;
@@ -61,9 +60,23 @@ public final class LocalRun {
 
   /** Runs, and returns what was observed. */
   public RunResult observe() throws Exception {
-    EventSource source = PubsubSource.create(stack, "events-step" + config.step().number());
+    if (!stack.runs(config.source())) {
+      throw new IllegalArgumentException(
+          "The run reads from the "
+              + config.source().serverName()
+              + ", which the stack did not start");
+    }
+    try (EventSource source =
+        EventSource.create(stack, config.source(), "events-step" + config.step().number())) {
+      return observe(source);
+    }
+  }
+
+  private RunResult observe(EventSource source) throws Exception {
     List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
-    EventMix mix = GeneratorArgs.mixFor(genArgs);
+    // The events do not depend on where they are published: the paced publisher needs none of the
+    // generator pipeline's destination flags.
+    EventMix mix = GeneratorArgs.mixFor(GeneratorArgs.of(config, List.of()));
     RunTables tables = RunTables.forTypes(config.tableName(), mix.eventTypes());
     if (config.step().connectionPool() || config.manyTypes()) {
       // The pooled writer needs its tables to exist; with many types every table is made up
@@ -183,9 +196,8 @@ public final class LocalRun {
         LocalRunConfig.DATASET,
         String.join(", ", tables.eventTables()));
     out.printf(
-        "Emulators: Pub/Sub %s (pid %d), BigQuery REST %s gRPC %s (pid %d)%n",
-        stack.pubsub().rootUrl(),
-        stack.pubsub().pid(),
+        "Emulators: %s, BigQuery REST %s gRPC %s (pid %d)%n",
+        stack.describeSourceServer(config.source()),
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());

@@ -1,5 +1,7 @@
 package io.thriftbq.local.source;
 
+import io.thriftbq.local.stack.EmulatorStack;
+import io.thriftbq.local.stack.SourceKind;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -7,10 +9,22 @@ import java.util.Map;
 /**
  * Where a local run's events travel from the publisher to the ingestion pipeline: what the run
  * created on the broker, how it publishes into it, and the flags that point the pipelines at it.
- * The run, the progress follower and the report see only this, so a second broker (a Kafka broker
- * beside the Pub/Sub emulator) is one more implementation, not a change to them.
+ * The run, the progress follower and the report see only this: Pub/Sub ({@link PubsubSource}) and
+ * Kafka ({@link KafkaSource}) are two implementations, not changes to them.
  */
-public interface EventSource {
+public interface EventSource extends AutoCloseable {
+  /**
+   * A new source for one run on the stack's server for {@code kind}: a fresh topic, and a fresh
+   * subscription (Pub/Sub) or consumer group (Kafka).
+   */
+  static EventSource create(EmulatorStack stack, SourceKind kind, String prefix)
+      throws IOException {
+    return switch (kind) {
+      case PUBSUB -> PubsubSource.create(stack, prefix);
+      case KAFKA -> KafkaSource.create(stack, prefix);
+    };
+  }
+
   /** The ingestion pipeline's flags that make it read from this source. */
   List<String> ingestionArgs();
 
@@ -20,6 +34,14 @@ public interface EventSource {
   /** Publishes {@code messages} in order; returns once the source has accepted all of them. */
   void publish(List<SourceMessage> messages) throws IOException;
 
-  /** What the report names as the run's source (for Pub/Sub: topic and subscription paths). */
+  /**
+   * What the report names as the run's source: {@code source} ({@code pubsub} or {@code kafka})
+   * first, then the names a user would look for (Pub/Sub: topic and subscription paths; Kafka:
+   * topic, partitions, consumer group, bootstrap servers).
+   */
   Map<String, String> describe();
+
+  /** Releases the clients this source opened (not what it created on the broker). */
+  @Override
+  default void close() {}
 }

@@ -77,6 +77,7 @@ public final class PubsubSource implements EventSource {
   @Override
   public Map<String, String> describe() {
     Map<String, String> names = new LinkedHashMap<>();
+    names.put("source", "pubsub");
     names.put("topic", stack.pubsub().topicPath(topic));
     names.put("subscription", stack.pubsub().subscriptionPath(subscription));
     return names;

@@ -9,9 +9,13 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * Both emulators, started on free loopback ports and stopped (with their process trees) on {@link
- * #close()}, on JVM shutdown, or when start-up fails half way. Their data and logs live in one
- * temporary directory that is deleted on close unless {@code keep} is set.
+ * A run's servers, started on free loopback ports and stopped (with their process trees) on {@link
+ * #close()}, on JVM shutdown, or when start-up fails half way: the BigQuery emulator, and for the
+ * events the Pub/Sub emulator or a Kafka broker ({@link SourceKind}). A run starts only the one it
+ * reads from: on 2 cores an idle second broker still costs start-up CPU and memory. Tests that
+ * share one stack (and so one BigQuery emulator) across both sources add the other with {@link
+ * #startKafka()}. Data and logs live in one temporary directory that is deleted on close unless
+ * {@code keep} is set.
  */
 public final class EmulatorStack implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EmulatorStack.class.getName());
@@ -20,6 +24,7 @@ public final class EmulatorStack implements AutoCloseable {
   private final boolean keep;
   private final Thread shutdownHook;
   private volatile PubsubEmulator pubsub;
+  private volatile KafkaBroker kafka;
   private volatile BigQueryEmulator bigquery;
   private volatile boolean closed;
 
@@ -46,7 +51,21 @@ public final class EmulatorStack implements AutoCloseable {
   public static EmulatorStack start(
       String project, String dataset, boolean keep, boolean cancelSafe)
       throws IOException, InterruptedException {
-    String missing = LocalPaths.missingPrerequisites();
+    return start(project, dataset, SourceKind.PUBSUB, keep, cancelSafe);
+  }
+
+  /**
+   * Starts the BigQuery emulator and the server {@code source} names: the Pub/Sub emulator, or a
+   * Kafka broker ({@link #kafka()}).
+   *
+   * @param cancelSafe start the BigQuery emulator in the slower mode that survives clients
+   *     cancelling Storage Write streams mid-append (see {@link BigQueryEmulator})
+   * @throws IllegalStateException with install instructions when something is missing
+   */
+  public static EmulatorStack start(
+      String project, String dataset, SourceKind source, boolean keep, boolean cancelSafe)
+      throws IOException, InterruptedException {
+    String missing = LocalPaths.missingPrerequisites(source);
     if (!missing.isEmpty()) {
       throw new IllegalStateException(missing.strip());
     }
@@ -54,12 +73,17 @@ public final class EmulatorStack implements AutoCloseable {
     EmulatorStack stack = new EmulatorStack(workDir, keep);
     Runtime.getRuntime().addShutdownHook(stack.shutdownHook);
     try {
-      Path pubsubData = Files.createDirectories(workDir.resolve("pubsub-data"));
+      // Started one after the other: each is CPU-heavy for a few seconds on a 2-core machine.
+      switch (source) {
+        case PUBSUB -> {
+          Path pubsubData = Files.createDirectories(workDir.resolve("pubsub-data"));
+          stack.pubsub =
+              PubsubEmulator.start(
+                  LocalPaths.gcloud(), project, pubsubData, workDir.resolve("pubsub-emulator.log"));
+        }
+        case KAFKA -> stack.startKafka();
+      }
       Path bigqueryData = Files.createDirectories(workDir.resolve("bigquery-data"));
-      // Started one after the other: both are CPU-heavy for a few seconds on a 2-core machine.
-      stack.pubsub =
-          PubsubEmulator.start(
-              LocalPaths.gcloud(), project, pubsubData, workDir.resolve("pubsub-emulator.log"));
       stack.bigquery =
           BigQueryEmulator.start(
               LocalPaths.localBigQueryExecutable(),
@@ -75,8 +99,76 @@ public final class EmulatorStack implements AutoCloseable {
     }
   }
 
+  /** Whether this stack runs the server {@code source} needs. */
+  public boolean runs(SourceKind source) {
+    return switch (source) {
+      case PUBSUB -> pubsub != null;
+      case KAFKA -> kafka != null;
+    };
+  }
+
+  /**
+   * Starts a Kafka broker in this stack (in its work directory, stopped with it) unless it runs one
+   * already; returns it. For tests that read from both sources with one BigQuery emulator.
+   *
+   * @throws IllegalStateException when the broker's jars are not built
+   */
+  public synchronized KafkaBroker startKafka() throws IOException, InterruptedException {
+    if (closed) {
+      throw new IllegalStateException("the stack is closed");
+    }
+    if (kafka == null) {
+      kafka = KafkaBroker.start(LocalPaths.kafkaBrokerLibs(), workDir.resolve("kafka-broker"));
+    }
+    return kafka;
+  }
+
+  /**
+   * @throws IllegalStateException when this stack did not start the Pub/Sub emulator
+   */
   public PubsubEmulator pubsub() {
-    return pubsub;
+    PubsubEmulator emulator = pubsub;
+    if (emulator == null) {
+      throw new IllegalStateException(
+          "This stack did not start the Pub/Sub emulator (it reads from Kafka)");
+    }
+    return emulator;
+  }
+
+  /**
+   * The Kafka broker; the same object across {@link KafkaBroker#kill()} and {@link
+   * KafkaBroker#restart()}.
+   *
+   * @throws IllegalStateException when this stack did not start a Kafka broker
+   */
+  public KafkaBroker kafka() {
+    KafkaBroker broker = kafka;
+    if (broker == null) {
+      throw new IllegalStateException(
+          "This stack did not start a Kafka broker: start it with SourceKind.KAFKA, or add one"
+              + " with startKafka()");
+    }
+    return broker;
+  }
+
+  /**
+   * The pid of the server {@code source} reads from (its CPU is reported beside the pipeline's).
+   */
+  public long sourcePid(SourceKind source) {
+    return switch (source) {
+      case PUBSUB -> pubsub().pid();
+      case KAFKA -> kafka().pid();
+    };
+  }
+
+  /**
+   * The server {@code source} reads from, where it listens and its pid, for a run's first lines.
+   */
+  public String describeSourceServer(SourceKind source) {
+    return switch (source) {
+      case PUBSUB -> "Pub/Sub " + pubsub().rootUrl() + " (pid " + pubsub().pid() + ")";
+      case KAFKA -> "Kafka broker " + kafka().bootstrapServers() + " (pid " + kafka().pid() + ")";
+    };
   }
 
   public BigQueryEmulator bigquery() {
@@ -98,7 +190,16 @@ public final class EmulatorStack implements AutoCloseable {
    */
   public synchronized void killAndRestartPubsub(java.time.Duration downtime)
       throws IOException, InterruptedException {
-    pubsub = pubsub.killAndRestart(downtime);
+    pubsub = pubsub().killAndRestart(downtime);
+  }
+
+  /**
+   * Kills the Kafka broker with SIGKILL and starts it again on the same ports and data directory
+   * after {@code downtime}; topics, records and committed offsets survive.
+   */
+  public void killAndRestartKafka(java.time.Duration downtime)
+      throws IOException, InterruptedException {
+    kafka().killAndRestart(downtime);
   }
 
   public Path workDir() {
@@ -112,6 +213,9 @@ public final class EmulatorStack implements AutoCloseable {
     closed = true;
     if (pubsub != null) {
       pubsub.close();
+    }
+    if (kafka != null) {
+      kafka.close();
     }
     if (bigquery != null) {
       bigquery.close();

@@ -82,9 +82,31 @@ public final class LocalPaths {
   }
 
   /**
-   * Checks both emulators and explains what to do about a missing one. Empty when all is present.
+   * The Kafka broker's classpath, a directory of jars: {@code KAFKA_BROKER_LIBS}, else what the
+   * build copies into {@value #KAFKA_BROKER_LIBS_IN_REPO}. Never local mode's own classpath: the
+   * broker is Kafka 4.x, the pipelines' clients 3.9.x.
    */
+  public static Path kafkaBrokerLibs() {
+    String env = System.getenv("KAFKA_BROKER_LIBS");
+    if (env != null && !env.isBlank()) {
+      return Paths.get(env);
+    }
+    return repoRoot().resolve(KAFKA_BROKER_LIBS_IN_REPO);
+  }
+
+  static final String KAFKA_BROKER_LIBS_IN_REPO =
+      "local-mode/kafka-broker/target/kafka-broker-libs";
+
+  /** The Pub/Sub run's prerequisites; see {@link #missingPrerequisites(SourceKind)}. */
   public static String missingPrerequisites() {
+    return missingPrerequisites(SourceKind.PUBSUB);
+  }
+
+  /**
+   * Checks what a run from {@code source} starts (the BigQuery emulator, and the Pub/Sub emulator
+   * or the Kafka broker) and explains what to do about anything missing. Empty when all is present.
+   */
+  public static String missingPrerequisites(SourceKind source) {
     StringBuilder problems = new StringBuilder();
     Path bq = localBigQueryExecutable();
     if (!Files.isExecutable(bq)) {
@@ -95,18 +117,36 @@ public final class LocalPaths {
           .append(repoRoot().resolve(INSTALLER))
           .append("\n");
     }
-    String gcloud = gcloud();
-    if (gcloud == null) {
-      problems.append(
-          "The Google Cloud CLI (gcloud) is not on PATH; local mode needs its Pub/Sub emulator.\n"
-              + "  Install the CLI (https://cloud.google.com/sdk/docs/install), then:"
-              + " gcloud components install pubsub-emulator beta\n");
-    } else if (pubsubEmulatorComponent(gcloud) == null) {
-      problems.append(
-          "The Pub/Sub emulator component of gcloud is not installed. Get it with one of:\n"
-              + "  gcloud components install pubsub-emulator beta\n"
-              + "  sudo apt-get install google-cloud-cli-pubsub-emulator   (apt-installed CLI)\n");
+    switch (source) {
+      case PUBSUB -> problems.append(missingPubsubEmulator());
+      case KAFKA -> problems.append(missingKafkaBroker());
     }
     return problems.toString();
+  }
+
+  private static String missingPubsubEmulator() {
+    String gcloud = gcloud();
+    if (gcloud == null) {
+      return "The Google Cloud CLI (gcloud) is not on PATH; local mode needs its Pub/Sub emulator"
+          + " (or run with --source kafka).\n"
+          + "  Install the CLI (https://cloud.google.com/sdk/docs/install), then:"
+          + " gcloud components install pubsub-emulator beta\n";
+    }
+    if (pubsubEmulatorComponent(gcloud) == null) {
+      return "The Pub/Sub emulator component of gcloud is not installed. Get it with one of:\n"
+          + "  gcloud components install pubsub-emulator beta\n"
+          + "  sudo apt-get install google-cloud-cli-pubsub-emulator   (apt-installed CLI)\n";
+    }
+    return "";
+  }
+
+  private static String missingKafkaBroker() {
+    Path libs = kafkaBrokerLibs();
+    if (KafkaBroker.brokerJar(libs) == null) {
+      return "The Kafka broker's jars are not built (looked in "
+          + libs
+          + ").\n  Build them with: ./mvnw -DskipTests -pl local-mode -am package\n";
+    }
+    return "";
   }
 }

@@ -1,6 +1,9 @@
 package io.thriftbq.local.stack;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,18 +26,24 @@ public final class ManagedProcess implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Path logFile;
+
+  /** Where this process's output begins in a log that earlier processes appended to. */
+  private final long logStart;
+
   private volatile boolean stopped;
 
-  private ManagedProcess(String name, Process process, Path logFile) {
+  private ManagedProcess(String name, Process process, Path logFile, long logStart) {
     this.name = name;
     this.process = process;
     this.logFile = logFile;
+    this.logStart = logStart;
   }
 
   public static ManagedProcess start(
       String name, List<String> command, Map<String, String> environment, Path logFile)
       throws IOException {
     Files.createDirectories(logFile.getParent());
+    long logStart = Files.exists(logFile) ? Files.size(logFile) : 0;
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -43,7 +52,7 @@ public final class ManagedProcess implements AutoCloseable {
     builder.environment().putAll(environment);
     Process process = builder.start();
     LOG.fine(() -> name + " started, pid " + process.pid() + ": " + String.join(" ", command));
-    return new ManagedProcess(name, process, logFile);
+    return new ManagedProcess(name, process, logFile, logStart);
   }
 
   public String name() {
@@ -104,6 +113,39 @@ public final class ManagedProcess implements AutoCloseable {
             + timeout.toSeconds()
             + " s. Its log:\n"
             + logTail(20));
+  }
+
+  /**
+   * Waits for a process that runs to completion (a one-shot tool) and returns its exit status.
+   *
+   * @throws IOException when it is still running after {@code timeout}; it is then stopped
+   */
+  public int awaitExit(Duration timeout) throws IOException, InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      stop(Duration.ofSeconds(5));
+      throw new IOException(
+          name + " did not finish within " + timeout.toSeconds() + " s. Its log:\n" + logTail(20));
+    }
+    stopped = true;
+    return process.exitValue();
+  }
+
+  /**
+   * Whether this process (not an earlier one appending to the same log) has logged {@code text}.
+   */
+  public boolean hasLogged(String text) throws IOException {
+    try (FileChannel log = FileChannel.open(logFile)) {
+      long length = log.size() - logStart;
+      if (length <= 0) {
+        return false;
+      }
+      ByteBuffer output = ByteBuffer.allocate((int) Math.min(length, Integer.MAX_VALUE - 8));
+      while (output.hasRemaining() && log.read(output, logStart + output.position()) > 0) {
+        // FileChannel may return less than asked for; read until the buffer or file ends.
+      }
+      return new String(output.array(), 0, output.position(), StandardCharsets.UTF_8)
+          .contains(text);
+    }
   }
 
   /** The last lines of the log, for error messages. */

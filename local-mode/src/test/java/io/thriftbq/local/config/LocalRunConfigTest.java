@@ -11,6 +11,7 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.LocalRunner;
 import io.thriftbq.local.engine.LocalEngine;
+import io.thriftbq.local.stack.SourceKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,59 @@ public class LocalRunConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> LocalRunConfig.parse(new String[] {"--struct", "Ev", "--id-field", "a..b"}));
+  }
+
+  @Test
+  public void sourceIsPubsubUnlessKafkaIsAskedFor() {
+    assertEquals(SourceKind.PUBSUB, LocalRunConfig.parse(new String[0]).source());
+    assertEquals(
+        SourceKind.KAFKA, LocalRunConfig.parse(new String[] {"--source", "kafka"}).source());
+    assertEquals(SourceKind.KAFKA, LocalRunConfig.parse(new String[] {"--source=KAFKA"}).source());
+    assertEquals(
+        SourceKind.PUBSUB, LocalRunConfig.parse(new String[] {"--source", " PubSub "}).source());
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LocalRunConfig.parse(new String[] {"--source", "kinesis"}))
+            .getMessage(),
+        containsString("--source=kinesis is not one of pubsub, kafka"));
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LocalRunConfig.parse(new String[] {"--source"}))
+            .getMessage(),
+        containsString("--source needs a value"));
+  }
+
+  @Test
+  public void kafkaGoesWithEveryKindOfRun() {
+    LocalRunConfig compare =
+        LocalRunConfig.parse(
+            new String[] {"--source", "kafka", "--compare-steps", "--steps", "6,8"});
+    assertEquals(SourceKind.KAFKA, compare.source());
+    assertEquals(List.of(TuningStep.of(6), TuningStep.of(8)), compare.comparedSteps());
+    assertEquals(
+        "each compared step keeps the run's source",
+        SourceKind.KAFKA,
+        compare.forComparedStep(TuningStep.of(6), "t6").source());
+    LocalRunConfig union =
+        LocalRunConfig.parse(
+            new String[] {"--source=kafka", "--idl", "shop.thrift", "--union", "AnyEvent"});
+    assertEquals(SourceKind.KAFKA, union.source());
+    assertTrue(union.manyTypes());
+    LocalRunConfig structs =
+        LocalRunConfig.parse(
+            new String[] {
+              "--idl", "shop.thrift", "--structs", "Order:5,Click:95", "--source", "kafka"
+            });
+    assertEquals(SourceKind.KAFKA, structs.source());
+    assertThat(structs.ingestionStructArgs(), hasItem("--thriftStructs=Order,Click"));
+  }
+
+  @Test
+  public void helpNamesTheKafkaSource() {
+    assertThat(LocalRunConfig.usage(), containsString("--source S"));
+    assertThat(LocalRunConfig.usage(), containsString("kafka (a real Apache Kafka broker"));
   }
 
   @Test
