@@ -32,11 +32,15 @@ public final class EmulatorTables {
 
   /**
    * Creates each missing table: event tables with the schema derived from the struct that {@code
-   * structArgs} (ingestion flags) name, dead-letter tables with the dead-letter schema.
+   * structArgs} (ingestion flags) name, with the metadata columns they switch on (the Pub/Sub ones
+   * when they switch on none, as the Pub/Sub runs do), dead-letter tables with the dead-letter
+   * schema.
    */
   public static void create(EmulatorStack stack, RunTables tables, List<String> structArgs)
       throws Exception {
     IngestionOptions options = adminOptions(stack, structArgs);
+    MetadataColumns metadata =
+        MetadataColumns.of(options).any() ? MetadataColumns.of(options) : MetadataColumns.ALL;
     EventTypes types =
         EventTypes.choose(options, "--thriftClassName", options.getThriftClassName(), false);
     try (BigQueryServices.DatasetService datasets =
@@ -52,7 +56,7 @@ public final class EmulatorTables {
             throw new IllegalArgumentException(
                 "table " + table.name() + ": no struct " + table.struct() + " in " + structArgs);
           }
-          schema = EventSchemas.of(type.source(), MetadataColumns.ALL).tableSchema();
+          schema = EventSchemas.of(type.source(), metadata).tableSchema();
         }
         createIfMissing(datasets, stack, table.name(), schema);
       }

@@ -80,9 +80,6 @@ public record IngestionArgs(
             + "."
             + tables.outputTable());
     args.addAll(structArgs);
-    args.add("--includeAttributes=true");
-    args.add("--includePubsubMessageId=true");
-    args.add("--includePublishTime=true");
     args.addAll(step.pipelineArgs(triggeringFrequencySec, format));
     args.addAll(engine.extraPipelineArgs());
     return args;

@@ -81,7 +81,9 @@ public final class LocalRun {
     if (config.step().connectionPool() || config.manyTypes()) {
       // The pooled writer needs its tables to exist; with many types every table is made up
       // front, so a run never waits on the pipeline's own creation of one per struct.
-      EmulatorTables.create(stack, tables, config.ingestionStructArgs());
+      List<String> tableArgs = new ArrayList<>(config.ingestionStructArgs());
+      tableArgs.addAll(source.ingestionArgs());
+      EmulatorTables.create(stack, tables, tableArgs);
     }
     List<String> ingestArgs = IngestionArgs.of(config).toList(source, stack.bigquery(), tables);
     RandomEventGenerator generator = mix.generator(0);
@@ -105,7 +107,8 @@ public final class LocalRun {
     try (EventPublishing publishing =
         EventPublishing.start(config, source, genArgs, mix, malformed)) {
       Progress progress =
-          new ProgressFollower(config, stack, new TableQueries(stack, tables), out)
+          new ProgressFollower(
+                  config, stack, new TableQueries(stack, tables, source.attributesColumn()), out)
               .follow(ingestion, publishing, startNanos);
       List<String> problems = new ArrayList<>(progress.problems());
       problems.addAll(publishing.problems());
@@ -113,7 +116,8 @@ public final class LocalRun {
       boolean flink = PipelineControl.isFlink(ingestion);
       // Read back before cancelling: the emulator must not be asked anything after a cancel that
       // may tear down Storage Write streams mid-append (see BigQueryEmulator).
-      TableAudit audit = new TableAudit(stack.bigquery(), config.sampleRows());
+      TableAudit audit =
+          new TableAudit(stack.bigquery(), config.sampleRows(), source.attributesColumn());
       List<EventTableContents> eventTables = new ArrayList<>();
       for (String table : tables.eventTables()) {
         eventTables.add(audit.eventTable(table));

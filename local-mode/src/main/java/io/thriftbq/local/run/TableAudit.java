@@ -27,10 +27,15 @@ import java.util.function.LongFunction;
 final class TableAudit {
   private final BigQueryEmulator bigquery;
   private final int sampleRows;
+  private final String attributesColumn;
 
-  TableAudit(BigQueryEmulator bigquery, int sampleRows) {
+  /**
+   * @param attributesColumn the column holding each row's attributes, {@code event_id} among them
+   */
+  TableAudit(BigQueryEmulator bigquery, int sampleRows, String attributesColumn) {
     this.bigquery = bigquery;
     this.sampleRows = sampleRows;
+    this.attributesColumn = attributesColumn;
   }
 
   EventTableContents eventTable(String table) throws IOException {
@@ -45,7 +50,9 @@ final class TableAudit {
         bigquery.query(
             "SELECT a.value AS id, COUNT(*) AS n FROM "
                 + qualified(table)
-                + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id' GROUP BY a.value")) {
+                + " AS t, UNNEST(t."
+                + attributesColumn
+                + ") AS a WHERE a.key = 'event_id' GROUP BY a.value")) {
       long id = Long.parseLong(row.get("id").asText());
       long n = Long.parseLong(row.get("n").asText());
       rowsWithId += n;

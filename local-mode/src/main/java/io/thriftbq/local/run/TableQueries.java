@@ -12,10 +12,15 @@ public final class TableQueries implements LandedRows {
   // The stack, not its emulator: a test may restart the emulator mid-run.
   private final EmulatorStack stack;
   private final RunTables tables;
+  private final String attributesColumn;
 
-  public TableQueries(EmulatorStack stack, RunTables tables) {
+  /**
+   * @param attributesColumn the column holding each row's attributes, {@code event_id} among them
+   */
+  public TableQueries(EmulatorStack stack, RunTables tables, String attributesColumn) {
     this.stack = stack;
     this.tables = tables;
+    this.attributesColumn = attributesColumn;
   }
 
   /** {@code table} in the local dataset, quoted for SQL. */
@@ -24,10 +29,12 @@ public final class TableQueries implements LandedRows {
   }
 
   /** Distinct {@code event_id} attribute values in an event table. */
-  static String distinctIdsSql(String table) {
+  static String distinctIdsSql(String table, String attributesColumn) {
     return "SELECT COUNT(DISTINCT a.value) FROM "
         + qualified(table)
-        + " AS t, UNNEST(t._attributes) AS a WHERE a.key = 'event_id'";
+        + " AS t, UNNEST(t."
+        + attributesColumn
+        + ") AS a WHERE a.key = 'event_id'";
   }
 
   static long countRows(BigQueryEmulator bigquery, String table) throws IOException {
@@ -59,7 +66,7 @@ public final class TableQueries implements LandedRows {
   public long distinctEventIds() throws IOException {
     long total = 0;
     for (String table : tables.eventTables()) {
-      total += stack.bigquery().queryLong(distinctIdsSql(table));
+      total += stack.bigquery().queryLong(distinctIdsSql(table, attributesColumn));
     }
     return total;
   }

@@ -25,8 +25,17 @@ public interface EventSource extends AutoCloseable {
     };
   }
 
-  /** The ingestion pipeline's flags that make it read from this source. */
+  /**
+   * The ingestion pipeline's flags that make it read from this source, with the source's metadata
+   * columns (the run reads each row's {@code event_id} back from {@link #attributesColumn()}).
+   */
   List<String> ingestionArgs();
+
+  /**
+   * The row column that holds the message's attributes ({@code _attributes} for Pub/Sub, {@code
+   * _kafka_headers} for Kafka), where the run finds each row's {@code event_id}.
+   */
+  String attributesColumn();
 
   /** The data generator pipeline's flags that make it publish into this source. */
   List<String> generatorArgs();

@@ -1,6 +1,7 @@
 package io.thriftbq.local.source;
 
 import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.KafkaBroker;
 import java.io.IOException;
@@ -89,7 +90,17 @@ public final class KafkaSource implements EventSource {
         "--kafkaBootstrapServers=" + broker.bootstrapServers(),
         "--kafkaTopics=" + topic,
         "--kafkaConsumerGroup=" + consumerGroup,
-        "--kafkaStartOffset=EARLIEST");
+        "--kafkaStartOffset=EARLIEST",
+        "--includeKafkaHeaders=true",
+        "--includeKafkaTopic=true",
+        "--includeKafkaPartition=true",
+        "--includeKafkaOffset=true",
+        "--includeKafkaTimestamp=true");
+  }
+
+  @Override
+  public String attributesColumn() {
+    return MetadataColumn.KAFKA_HEADERS.columnName();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.thriftbq.local.source;
 
+import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.PubsubEmulator;
 import java.io.IOException;
@@ -51,7 +52,15 @@ public final class PubsubSource implements EventSource {
     PubsubEmulator pubsub = stack.pubsub();
     return List.of(
         "--pubsubRootUrl=" + pubsub.rootUrl(),
-        "--subscription=" + pubsub.subscriptionPath(subscription));
+        "--subscription=" + pubsub.subscriptionPath(subscription),
+        "--includeAttributes=true",
+        "--includePubsubMessageId=true",
+        "--includePublishTime=true");
+  }
+
+  @Override
+  public String attributesColumn() {
+    return MetadataColumn.ATTRIBUTES.columnName();
   }
 
   @Override

@@ -16,8 +16,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Reads the {@code event_time_ms} attribute back out of rows on their way to the emulator, for
  * {@link HandOffLatencyProbe}: from the {@code _attributes} column (Pub/Sub) or the {@code
- * _kafka_headers} column (Kafka). Rows with neither (the dead-letter table, or a run without
- * {@code --includeAttributes} or {@code --includeKafkaHeaders}) are skipped.
+ * _kafka_headers} column (Kafka). Rows with neither (the dead-letter table, or a run without {@code
+ * --includeAttributes} or {@code --includeKafkaHeaders}) are skipped.
  */
 final class EventTimeExtractor {
   private static final Logger LOG = Logger.getLogger(EventTimeExtractor.class.getName());
