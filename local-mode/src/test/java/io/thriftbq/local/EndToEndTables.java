@@ -44,8 +44,14 @@ final class EndToEndTables {
 
   /** Rows per {@code event_id} attribute (the sequence number the publisher gave the event). */
   static Map<Long, Long> idCounts(EmulatorStack stack, String table) throws Exception {
+    return idCounts(stack, table, "_attributes");
+  }
+
+  /** Rows per {@code event_id}, read from the attributes column {@code attributesColumn}. */
+  static Map<Long, Long> idCounts(EmulatorStack stack, String table, String attributesColumn)
+      throws Exception {
     Map<Long, Long> ids = new HashMap<>();
-    rowsPerAttribute(stack, table, EventAttributes.EVENT_ID)
+    rowsPerAttribute(stack, table, EventAttributes.EVENT_ID, attributesColumn)
         .forEach((id, rows) -> ids.put(Long.parseLong(id), rows));
     return ids;
   }
@@ -53,6 +59,12 @@ final class EndToEndTables {
   /** Rows per value of the attribute {@code key} (rows without it are not counted). */
   static Map<String, Long> rowsPerAttribute(EmulatorStack stack, String table, String key)
       throws Exception {
+    return rowsPerAttribute(stack, table, key, "_attributes");
+  }
+
+  /** Rows per value of {@code key} in the attributes column {@code attributesColumn}. */
+  static Map<String, Long> rowsPerAttribute(
+      EmulatorStack stack, String table, String key, String attributesColumn) throws Exception {
     Map<String, Long> rows = new HashMap<>();
     for (Map<String, JsonNode> row :
         stack
@@ -60,7 +72,9 @@ final class EndToEndTables {
             .query(
                 "SELECT a.value AS id, COUNT(*) AS n FROM "
                     + TableQueries.qualified(table)
-                    + " AS t, UNNEST(t._attributes) AS a WHERE a.key = '"
+                    + " AS t, UNNEST(t."
+                    + attributesColumn
+                    + ") AS a WHERE a.key = '"
                     + key
                     + "' GROUP BY a.value")) {
       rows.put(row.get("id").asText(), row.get("n").asLong());
@@ -96,8 +110,22 @@ final class EndToEndTables {
       BooleanSupplier published,
       long deadlineNanos)
       throws Exception {
+    return waitUntilWritten(stack, table, "_attributes", from, to, published, deadlineNanos);
+  }
+
+  /** As above, reading event ids from the attributes column {@code attributesColumn}. */
+  static long waitUntilWritten(
+      EmulatorStack stack,
+      String table,
+      String attributesColumn,
+      long from,
+      long to,
+      BooleanSupplier published,
+      long deadlineNanos)
+      throws Exception {
     while (System.nanoTime() < deadlineNanos) {
-      if (published.getAsBoolean() && missing(idCounts(stack, table), from, to).isEmpty()) {
+      if (published.getAsBoolean()
+          && missing(idCounts(stack, table, attributesColumn), from, to).isEmpty()) {
         return System.nanoTime();
       }
       Thread.sleep(1000);

@@ -245,7 +245,7 @@ public class FaultsEndToEndTest {
             EVENTS,
             RATE,
             1);
-    Process first = startIngestionProcess(args, "first-" + table);
+    Process first = IngestionProcess.start(stack, args, "first-" + table);
     Process second = null;
     CompletableFuture<Void> publishing = publisher.runAsync();
     try {
@@ -271,7 +271,7 @@ public class FaultsEndToEndTest {
       } else {
         how = "a new job";
       }
-      second = startIngestionProcess(args, "second-" + table);
+      second = IngestionProcess.start(stack, args, "second-" + table);
       long allIn =
           waitUntilWritten(
               stack,
@@ -319,41 +319,6 @@ public class FaultsEndToEndTest {
     return IngestionArgs.forStep(step)
         .withEngine(engine)
         .toList(channel, stack.bigquery(), RunTables.forOutputTable(table));
-  }
-
-  /**
-   * Starts {@link IngestionProcess} in a new JVM with this JVM's class path; waits until it runs.
-   */
-  private static Process startIngestionProcess(List<String> args, String name) throws Exception {
-    java.nio.file.Path log = stack.workDir().resolve("ingestion-" + name + ".log");
-    List<String> command = new ArrayList<>();
-    command.add(java.nio.file.Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(IngestionProcess.class.getName());
-    command.add(stack.bigquery().storageWriteEndpoint());
-    command.addAll(args);
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    builder.environment().put("NO_GCE_CHECK", "true");
-    Process process = builder.start();
-    long deadline = System.nanoTime() + 120 * 1_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      if (java.nio.file.Files.exists(log)
-          && java.nio.file.Files.readString(log).contains(IngestionProcess.STARTED)) {
-        return process;
-      }
-      if (!process.isAlive()) {
-        throw new AssertionError(
-            "the ingestion JVM exited: " + java.nio.file.Files.readString(log));
-      }
-      Thread.sleep(250);
-    }
-    process.destroyForcibly();
-    throw new AssertionError("the ingestion JVM did not start the job within 120 s");
   }
 
   /**
