@@ -17,9 +17,13 @@ import io.thriftbq.local.run.GeneratorArgs;
 import io.thriftbq.local.run.Ingestion;
 import io.thriftbq.local.run.IngestionArgs;
 import io.thriftbq.local.run.TableQueries;
+import io.thriftbq.local.source.EventSource;
+import io.thriftbq.local.source.KafkaSource;
 import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.source.SourceMessage;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.PubsubEmulator;
+import io.thriftbq.local.stack.SourceKind;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -99,15 +103,24 @@ public class HostileInputsEndToEndTest {
   private static final byte MAP = 13;
   private static final byte LIST = 15;
 
-  @Parameterized.Parameters(name = "step {0}")
+  @Parameterized.Parameters(name = "step {0} from {1}")
   public static List<Object[]> steps() {
     // One step per write path: streaming inserts with TableRow, exactly-once Storage Write with
     // Avro, at-least-once Storage Write with direct proto bytes.
-    return SharedEmulators.steps(1, 6, 8);
+    List<Object[]> cases = new ArrayList<>();
+    for (SourceKind source : SourceKind.values()) {
+      for (Object[] step : SharedEmulators.steps(1, 6, 8)) {
+        cases.add(new Object[] {step[0], source});
+      }
+    }
+    return cases;
   }
 
   @Parameterized.Parameter(0)
   public int stepNumber;
+
+  @Parameterized.Parameter(1)
+  public SourceKind source;
 
   @Rule public Timeout timeout = Timeout.seconds(420);
   @Rule public TemporaryFolder temp = new TemporaryFolder();
@@ -135,14 +148,24 @@ public class HostileInputsEndToEndTest {
   @Test
   public void everyHostileMessageEndsAsRowsOrDeadLettersAndThePipelineKeepsRunning()
       throws Exception {
-    EmulatorStack stack = SharedEmulators.get();
+    EmulatorStack stack =
+        source == SourceKind.KAFKA ? SharedEmulators.withKafka() : SharedEmulators.get();
     TuningStep step = TuningStep.of(stepNumber);
     Path idl = temp.newFile("hostile.thrift").toPath();
     Files.writeString(idl, IDL);
     List<String> evArgs = List.of("--thriftIdl=" + idl, "--thriftStruct=Ev");
-    String table = "hostile_step" + stepNumber + "_" + UUID.randomUUID().toString().substring(0, 6);
+    String table =
+        "hostile_step"
+            + stepNumber
+            + "_"
+            + source.flagValue()
+            + "_"
+            + UUID.randomUUID().toString().substring(0, 6);
     EmulatorTables.create(stack, RunTables.forOutputTable(table), evArgs);
-    PubsubSource channel = PubsubSource.create(stack, "hostile");
+    EventSource channel =
+        source == SourceKind.KAFKA
+            ? KafkaSource.create(stack, "hostile")
+            : PubsubSource.create(stack, "hostile");
 
     RandomEventGenerator events = generator(stack, evArgs);
     RandomEventGenerator others =
@@ -160,7 +183,7 @@ public class HostileInputsEndToEndTest {
     PipelineResult pipeline = Ingestion.start(stack, args);
     try {
       long start = System.nanoTime();
-      publish(stack, channel.topic(), hostile);
+      publish(channel, hostile);
       long deadline = start + BOUND_SECONDS * 1_000_000_000L;
       long rows = 0;
       long deadLetters = 0;
@@ -179,7 +202,8 @@ public class HostileInputsEndToEndTest {
           rows,
           deadLetters,
           (System.nanoTime() - start) / 1_000_000_000L);
-      Map<String, Long> rowsById = EndToEndTables.rowsPerAttribute(stack, table, HOSTILE_ID);
+      Map<String, Long> rowsById =
+          EndToEndTables.rowsPerAttribute(stack, table, HOSTILE_ID, channel.attributesColumn());
       Map<String, List<JsonNode[]>> lettersById = deadLettersById(stack, table);
       List<String> mismatches = new ArrayList<>();
       for (Hostile message : hostile) {
@@ -473,10 +497,12 @@ public class HostileInputsEndToEndTest {
     return new PubsubEmulator.RawMessage(payload, attributes);
   }
 
-  /** Publishes small messages in batches and each large one alone (a request holds 10 MB). */
-  private static void publish(EmulatorStack stack, String topic, List<Hostile> hostile)
-      throws Exception {
-    List<PubsubEmulator.RawMessage> batch = new ArrayList<>();
+  /**
+   * Publishes small messages in batches and each large one alone (a Pub/Sub request holds 10 MB,
+   * the local Kafka broker takes records of up to 11 MiB).
+   */
+  private static void publish(EventSource channel, List<Hostile> hostile) throws Exception {
+    List<SourceMessage> batch = new ArrayList<>();
     long batchBytes = 0;
     for (Hostile message : hostile) {
       long size = message.message().data().length;
@@ -484,15 +510,15 @@ public class HostileInputsEndToEndTest {
         size += a.getKey().length() + a.getValue().length();
       }
       if (!batch.isEmpty() && (batchBytes + size > 2_000_000 || batch.size() >= 200)) {
-        stack.pubsub().publish(topic, batch);
+        channel.publish(batch);
         batch = new ArrayList<>();
         batchBytes = 0;
       }
-      batch.add(message.message());
+      batch.add(new SourceMessage(message.message().data(), message.message().attributes()));
       batchBytes += size;
     }
     if (!batch.isEmpty()) {
-      stack.pubsub().publish(topic, batch);
+      channel.publish(batch);
     }
   }
 
