@@ -79,7 +79,8 @@ final class RunFlags {
         "  --checkpoint-ms MS      Flink checkpoint interval (default "
             + LocalEngine.DEFAULT_CHECKPOINT_MILLIS
             + "); Pub/Sub messages are",
-        "                          acknowledged when a checkpoint completes",
+        "                          acknowledged and Kafka offsets committed when a checkpoint",
+        "                          completes",
         "  --ingest-arg FLAG       an extra ingestion pipeline flag, appended last (repeatable),",
         "                          e.g. --ingest-arg=--maxBundleSize=5000",
         "  --no-progress           do not print a progress line per second",
