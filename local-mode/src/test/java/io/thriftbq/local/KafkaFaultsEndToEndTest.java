@@ -205,6 +205,7 @@ public class KafkaFaultsEndToEndTest {
         String rewindTo = java.time.Instant.now().minusSeconds(120).toString();
         how = "a new job on the same group, started at " + rewindTo;
         args = new ArrayList<>(args);
+        args.removeIf(arg -> arg.startsWith("--kafkaStartOffset="));
         args.add("--kafkaStartOffset=" + rewindTo);
       } else {
         how = "a new job on the same group, at its committed offsets";
