@@ -86,7 +86,12 @@ public class KafkaBrokerTest {
               "--kafkaBootstrapServers=" + broker.bootstrapServers(),
               "--kafkaTopics=" + source.topic(),
               "--kafkaConsumerGroup=" + source.consumerGroup(),
-              "--kafkaStartOffset=EARLIEST"),
+              "--kafkaStartOffset=EARLIEST",
+              "--includeKafkaHeaders=true",
+              "--includeKafkaTopic=true",
+              "--includeKafkaPartition=true",
+              "--includeKafkaOffset=true",
+              "--includeKafkaTimestamp=true"),
           source.ingestionArgs());
       assertEquals(
           List.of(
