@@ -59,13 +59,13 @@ final class SourcePlanner {
     for (MetadataColumn column : columns.inOrder()) {
       if (source == Source.PUBSUB && column.isKafka()) {
         problems.add(
-            flagOf(column)
+            column.flag()
                 + " adds "
                 + column.columnName()
                 + ", which only Kafka records have: drop it, or set --source=KAFKA");
       } else if (source == Source.KAFKA && column.isPubsub()) {
         problems.add(
-            flagOf(column)
+            column.flag()
                 + " adds "
                 + column.columnName()
                 + ", which only Pub/Sub messages have: use "
@@ -73,22 +73,6 @@ final class SourcePlanner {
                 + " with --source=KAFKA");
       }
     }
-  }
-
-  /** The flag that adds {@code column}. */
-  static String flagOf(MetadataColumn column) {
-    return switch (column) {
-      case MESSAGE_ID -> "--includePubsubMessageId";
-      case PUBLISH_TIME -> "--includePublishTime";
-      case ATTRIBUTES -> "--includeAttributes";
-      case KAFKA_TOPIC -> "--includeKafkaTopic";
-      case KAFKA_PARTITION -> "--includeKafkaPartition";
-      case KAFKA_OFFSET -> "--includeKafkaOffset";
-      case KAFKA_KEY -> "--includeKafkaKey";
-      case KAFKA_TIMESTAMP -> "--includeKafkaTimestamp";
-      case KAFKA_HEADERS -> "--includeKafkaHeaders";
-      case UNKNOWN_FIELDS -> "--keepUnknownFields";
-    };
   }
 
   private static String kafkaCounterpart(MetadataColumn column) {

@@ -11,29 +11,29 @@ import java.util.List;
  */
 public enum MetadataColumn {
   /** Pub/Sub message id ({@code --includePubsubMessageId}). */
-  MESSAGE_ID("_message_id", Kind.STRING),
+  MESSAGE_ID("_message_id", Kind.STRING, "includePubsubMessageId"),
   /** Pub/Sub publish time ({@code --includePublishTime}). */
-  PUBLISH_TIME("_publish_time", Kind.TIMESTAMP),
+  PUBLISH_TIME("_publish_time", Kind.TIMESTAMP, "includePublishTime"),
   /** Pub/Sub attributes ({@code --includeAttributes}). */
-  ATTRIBUTES("_attributes", Kind.KEY_VALUES),
+  ATTRIBUTES("_attributes", Kind.KEY_VALUES, "includeAttributes"),
   /** Kafka record's topic ({@code --includeKafkaTopic}). */
-  KAFKA_TOPIC("_kafka_topic", Kind.STRING),
+  KAFKA_TOPIC("_kafka_topic", Kind.STRING, "includeKafkaTopic"),
   /** Kafka record's partition ({@code --includeKafkaPartition}). */
-  KAFKA_PARTITION("_kafka_partition", Kind.INT64),
+  KAFKA_PARTITION("_kafka_partition", Kind.INT64, "includeKafkaPartition"),
   /** Kafka record's offset in its partition ({@code --includeKafkaOffset}). */
-  KAFKA_OFFSET("_kafka_offset", Kind.INT64),
+  KAFKA_OFFSET("_kafka_offset", Kind.INT64, "includeKafkaOffset"),
   /** Kafka record's key, as bytes ({@code --includeKafkaKey}). */
-  KAFKA_KEY("_kafka_key", Kind.BYTES),
+  KAFKA_KEY("_kafka_key", Kind.BYTES, "includeKafkaKey"),
   /** Kafka record's timestamp ({@code --includeKafkaTimestamp}). */
-  KAFKA_TIMESTAMP("_kafka_timestamp", Kind.TIMESTAMP),
+  KAFKA_TIMESTAMP("_kafka_timestamp", Kind.TIMESTAMP, "includeKafkaTimestamp"),
   /** Kafka record's headers, values read as UTF-8 ({@code --includeKafkaHeaders}). */
-  KAFKA_HEADERS("_kafka_headers", Kind.KEY_VALUES),
+  KAFKA_HEADERS("_kafka_headers", Kind.KEY_VALUES, "includeKafkaHeaders"),
   /**
    * The event's own bytes, as received, when it held a field (at any depth) that the IDL does not
    * know; NULL otherwise ({@code --keepUnknownFields}). Decode it again once the IDL knows the
    * field.
    */
-  UNKNOWN_FIELDS("_unknown_fields", Kind.BYTES);
+  UNKNOWN_FIELDS("_unknown_fields", Kind.BYTES, "keepUnknownFields");
 
   /** The BigQuery shape of a metadata column. */
   public enum Kind {
@@ -53,10 +53,17 @@ public enum MetadataColumn {
 
   private final String columnName;
   private final Kind kind;
+  private final String option;
 
-  MetadataColumn(String columnName, Kind kind) {
+  MetadataColumn(String columnName, Kind kind, String option) {
     this.columnName = columnName;
     this.kind = kind;
+    this.option = option;
+  }
+
+  /** The flag that adds the column, as users write it ({@code --includeKafkaTopic}). */
+  public String flag() {
+    return "--" + option;
   }
 
   public String columnName() {

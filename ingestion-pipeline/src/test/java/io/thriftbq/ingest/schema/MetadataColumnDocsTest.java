@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.schema;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
@@ -29,6 +30,19 @@ public class MetadataColumnDocsTest {
               : column.kind().name();
       String expected = "`" + column.columnName() + "` " + type;
       assertTrue("README.md type mapping lacks " + expected, readme.contains(expected));
+    }
+  }
+
+  /** Each column's flag is an option of the pipeline (and of the schema exporter). */
+  @Test
+  public void everyColumnsFlagIsAnOption() throws Exception {
+    for (MetadataColumn column : MetadataColumn.values()) {
+      String property = column.flag().substring(2);
+      String getter = "get" + Character.toUpperCase(property.charAt(0)) + property.substring(1);
+      assertEquals(
+          column.flag(),
+          Boolean.class,
+          io.thriftbq.ingest.options.IngestionOptions.class.getMethod(getter).getReturnType());
     }
   }
 
