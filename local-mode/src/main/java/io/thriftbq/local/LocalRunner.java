@@ -118,19 +118,15 @@ public final class LocalRunner {
             config.keep(),
             false)) {
       out.printf("Emulators ready in %.1f s%n", (System.nanoTime() - started) / 1e9);
-      if (config.compareSteps()) {
-        return compareSteps(stack, config, out);
+      try {
+        return runOn(stack, config, out);
+      } catch (Exception e) {
+        // A server that crashed shows as a refused connection; say which one, keep its log.
+        for (String crashed : stack.crashedServers()) {
+          err.println("run-local: " + crashed);
+        }
+        throw e;
       }
-      LocalReport report = new LocalRun(stack, config, out).execute();
-      out.print(report.format());
-      if (config.reportFile() != null) {
-        report.writeJson(config.reportFile());
-        out.println("JSON report: " + config.reportFile().toAbsolutePath());
-      }
-      if (config.keep()) {
-        out.println("Kept emulator data and logs in " + stack.workDir());
-      }
-      return report.ok() ? 0 : 1;
     } catch (IllegalStateException e) {
       err.println("run-local: " + e.getMessage());
       return 1;
@@ -139,5 +135,22 @@ public final class LocalRunner {
       e.printStackTrace(err);
       return 1;
     }
+  }
+
+  private static int runOn(EmulatorStack stack, LocalRunConfig config, PrintStream out)
+      throws Exception {
+    if (config.compareSteps()) {
+      return compareSteps(stack, config, out);
+    }
+    LocalReport report = new LocalRun(stack, config, out).execute();
+    out.print(report.format());
+    if (config.reportFile() != null) {
+      report.writeJson(config.reportFile());
+      out.println("JSON report: " + config.reportFile().toAbsolutePath());
+    }
+    if (config.keep()) {
+      out.println("Kept emulator data and logs in " + stack.workDir());
+    }
+    return report.ok() ? 0 : 1;
   }
 }

@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 
@@ -21,7 +25,7 @@ public final class EmulatorStack implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(EmulatorStack.class.getName());
 
   private final Path workDir;
-  private final boolean keep;
+  private volatile boolean keep;
   private final Thread shutdownHook;
   private volatile PubsubEmulator pubsub;
   private volatile KafkaBroker kafka;
@@ -225,6 +229,38 @@ public final class EmulatorStack implements AutoCloseable {
     } else {
       deleteRecursively(workDir);
     }
+  }
+
+  /**
+   * The servers of this stack that are no longer running although nobody stopped them (a crash),
+   * each with its PID and log; empty when all run. Their logs are then kept on close, to be read.
+   */
+  public List<String> crashedServers() {
+    List<String> crashed = new ArrayList<>();
+    if (closed) {
+      return crashed;
+    }
+    Map<String, ManagedProcess> servers = new LinkedHashMap<>();
+    if (pubsub != null) {
+      servers.put("the Pub/Sub emulator", pubsub.process());
+    }
+    if (kafka != null) {
+      servers.put("the Kafka broker", kafka.process());
+    }
+    if (bigquery != null) {
+      servers.put("the BigQuery emulator", bigquery.process());
+    }
+    servers.forEach(
+        (name, process) -> {
+          if (!process.isAlive()) {
+            crashed.add(
+                name + " (pid " + process.pid() + ") died mid-run; its log: " + process.logFile());
+          }
+        });
+    if (!crashed.isEmpty()) {
+      keep = true;
+    }
+    return crashed;
   }
 
   static void deleteRecursively(Path dir) {
