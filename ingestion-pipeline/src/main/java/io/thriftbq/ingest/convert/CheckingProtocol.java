@@ -144,20 +144,27 @@ final class CheckingProtocol extends TProtocol {
     final byte wireType;
     final int rowCost;
 
-    /** The word and bit of a required field in {@link #seen}; bit 0 for the others. */
-    final int word;
-
+    /**
+     * A required field's bit in {@link #seenFields} (the struct's first 64 required fields), 0 for
+     * the others.
+     */
     final long bit;
+
+    /** Past the first 64 required fields: the word in {@link #seenWide}, else -1; and the bit. */
+    final int wideWord;
+
+    final long wideBit;
 
     /** The header the binary protocol would return for this field (its fields are final). */
     final TField header;
 
-    FieldNode(int index, short id, int type, byte wireType, int rowCost, boolean required) {
+    FieldNode(short id, int type, byte wireType, int rowCost, int requiredOrdinal) {
       this.type = type;
       this.wireType = wireType;
       this.rowCost = rowCost;
-      this.word = index >>> 6;
-      this.bit = required ? 1L << index : 0L;
+      this.bit = requiredOrdinal >= 0 && requiredOrdinal < 64 ? 1L << requiredOrdinal : 0L;
+      this.wideWord = requiredOrdinal >= 64 ? (requiredOrdinal >>> 6) - 1 : -1;
+      this.wideBit = requiredOrdinal >= 64 ? 1L << requiredOrdinal : 0L;
       this.header = new TField("", wireType, id);
     }
   }
@@ -168,8 +175,13 @@ final class CheckingProtocol extends TProtocol {
     int minFieldId;
     FieldNode[] byId;
 
-    /** Bits of the required fields by field index (none for a union, as in the codec tree). */
-    long[] required;
+    /**
+     * Bits of the required fields by their order among them (none for a union, as in the codec
+     * tree): the first 64, and the words of the others (empty if none).
+     */
+    long required;
+
+    long[] requiredWide;
 
     StructNode(ThriftStruct struct) {
       this.name = struct.name();
@@ -177,7 +189,7 @@ final class CheckingProtocol extends TProtocol {
     }
   }
 
-  /** Frame kinds other than a struct's (a struct frame holds its struct node's index, > 0). */
+  /** Frame kinds other than a struct's (a struct's frame holds its node's index, > 0). */
   private static final int FRAME_LIST = -1;
 
   private static final int FRAME_MAP = -2;
@@ -191,6 +203,12 @@ final class CheckingProtocol extends TProtocol {
   /** The kind of every node, by index. */
   private final int[] kinds;
 
+  /** For every struct node, by index: its fields by id (offset by the smallest), and its flags. */
+  private final FieldNode[][] fieldsOf;
+
+  private final int[] minFieldIdOf;
+  private final StructNode[] structOf;
+
   private final int maxStringBytes;
   private final int maxContainerElements;
   private final TMemoryInputTransport transport;
@@ -200,17 +218,26 @@ final class CheckingProtocol extends TProtocol {
 
   /**
    * The frames being read, innermost at {@link #depth}: per frame, the struct node's index or
-   * {@link #FRAME_LIST} or {@link #FRAME_MAP}; what the parent expected next when the frame started
-   * (restored when it ends); a union's headers so far; the required fields seen ({@link #seenWords}
-   * words per frame).
+   * {@link #FRAME_LIST} or {@link #FRAME_MAP}; the parent's state when the frame started (restored
+   * when it ends: {@link #expected}, {@link #alternate}, {@link #struct}, {@link #seenFields}); a
+   * union's headers so far; the required fields seen past the first 64 ({@link #seenWords} words
+   * per frame, for the rare struct with more).
    */
   private int[] frameNode = new int[8];
 
   private int[] frameExpected = new int[8];
   private int[] frameAlternate = new int[8];
+  private int[] frameStruct = new int[8];
+  private long[] frameSeen = new long[8];
   private int[] frameHeaders = new int[8];
-  private long[] seen;
+  private long[] seenWide;
   private int depth;
+
+  /** The node index of the struct being read if the innermost frame is a struct's, else 0. */
+  private int struct;
+
+  /** The first 64 required fields of {@link #struct} seen so far. */
+  private long seenFields;
 
   /**
    * The type of the next value the generated reader may read, and of the one after it: each value
@@ -257,12 +284,21 @@ final class CheckingProtocol extends TProtocol {
     for (int i = 0; i < nodes.length; i++) {
       kinds[i] = nodes[i].kind;
     }
-    int maxFields = 1;
-    for (ThriftStruct each : structs.keySet()) {
-      maxFields = Math.max(maxFields, each.fields().size());
+    this.fieldsOf = new FieldNode[nodes.length][];
+    this.minFieldIdOf = new int[nodes.length];
+    this.structOf = new StructNode[nodes.length];
+    int wideWords = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      StructNode each = nodes[i].struct;
+      if (each != null) {
+        fieldsOf[i] = each.byId;
+        minFieldIdOf[i] = each.minFieldId;
+        structOf[i] = each;
+        wideWords = Math.max(wideWords, each.requiredWide.length);
+      }
     }
-    this.seenWords = (maxFields + 63) / 64;
-    this.seen = new long[frameNode.length * seenWords];
+    this.seenWords = wideWords;
+    this.seenWide = new long[frameNode.length * seenWords];
   }
 
   private static Node add(List<Node> all, Node node) {
@@ -288,20 +324,27 @@ final class CheckingProtocol extends TProtocol {
     }
     node.minFieldId = fields.isEmpty() ? 0 : min;
     node.byId = new FieldNode[fields.isEmpty() ? 0 : max - min + 1];
-    node.required = new long[(fields.size() + 63) / 64];
-    for (int i = 0; i < fields.size(); i++) {
-      ThriftField field = fields.get(i);
-      boolean required = field.isRequired() && !struct.isUnion();
-      node.byId[field.id() - node.minFieldId] =
+    int required = 0;
+    for (ThriftField field : fields) {
+      if (field.isRequired() && !struct.isUnion()) {
+        required++;
+      }
+    }
+    node.requiredWide = new long[Math.max(0, (required - 1) / 64)];
+    int ordinal = 0;
+    for (ThriftField field : fields) {
+      int requiredOrdinal = field.isRequired() && !struct.isUnion() ? ordinal++ : -1;
+      FieldNode compiled =
           new FieldNode(
-              i,
               (short) field.id(),
               compile(field.type(), structs, all).index,
               field.type().wireType(),
               DecodingRules.fieldCost(field.name(), field.type()),
-              required);
-      if (required) {
-        node.required[i >>> 6] |= 1L << i;
+              requiredOrdinal);
+      node.byId[field.id() - node.minFieldId] = compiled;
+      node.required |= compiled.bit;
+      if (compiled.wideWord >= 0) {
+        node.requiredWide[compiled.wideWord] |= compiled.wideBit;
       }
     }
     return node;
@@ -357,22 +400,26 @@ final class CheckingProtocol extends TProtocol {
   // One payload.
 
   /**
-   * Starts a payload read through {@code protocol} (the converter's, over its transport, which
-   * holds the payload). With the binary protocol the payload's bytes are read here directly, as
-   * {@code TBinaryProtocol} reads them, and the transport is left where it is: ask {@link
-   * #bytesLeft}.
+   * Starts reading {@code payload} through {@code protocol} (the converter's, over {@link
+   * #transport}). With the binary protocol the payload's bytes are read here directly, as {@code
+   * TBinaryProtocol} reads them, and the transport is not used: ask {@link #bytesLeft}.
    */
-  void start(TProtocol protocol) {
+  void start(TProtocol protocol, byte[] payload) throws TException {
     if (protocol != delegate) {
       delegate = protocol;
       binary = protocol instanceof TBinaryProtocol;
     }
     if (binary) {
-      buf = transport.getBuffer();
-      pos = transport.getBufferPosition();
-      end = pos + transport.getBytesRemainingInBuffer();
+      buf = payload;
+      pos = 0;
+      end = payload.length;
+    } else {
+      transport.reset(payload);
+      transport.updateKnownMessageSize(payload.length);
     }
     depth = -1;
+    struct = 0;
+    seenFields = 0;
     expected = 1; // the root struct
     alternate = NONE;
     skipDepth = -1;
@@ -422,7 +469,10 @@ final class CheckingProtocol extends TProtocol {
     return node;
   }
 
-  /** Starts a frame ({@code node}: a struct node's index, or a container frame kind). */
+  /**
+   * Starts a frame ({@code node}: a struct node's index, or a container frame kind), saving the
+   * parent's state.
+   */
   private int push(int node) throws TException {
     int next = depth + 1;
     if (next == frameNode.length) {
@@ -431,6 +481,8 @@ final class CheckingProtocol extends TProtocol {
     frameNode[next] = node;
     frameExpected[next] = expected;
     frameAlternate[next] = alternate;
+    frameStruct[next] = struct;
+    frameSeen[next] = seenFields;
     depth = next;
     return next;
   }
@@ -442,8 +494,10 @@ final class CheckingProtocol extends TProtocol {
     frameNode = Arrays.copyOf(frameNode, size * 2);
     frameExpected = Arrays.copyOf(frameExpected, size * 2);
     frameAlternate = Arrays.copyOf(frameAlternate, size * 2);
+    frameStruct = Arrays.copyOf(frameStruct, size * 2);
+    frameSeen = Arrays.copyOf(frameSeen, size * 2);
     frameHeaders = Arrays.copyOf(frameHeaders, size * 2);
-    seen = Arrays.copyOf(seen, size * 2 * seenWords);
+    seenWide = Arrays.copyOf(seenWide, size * 2 * seenWords);
   }
 
   /** Ends the innermost frame, which must be a container of {@code kind}. */
@@ -458,16 +512,9 @@ final class CheckingProtocol extends TProtocol {
   private void popFrame(int frame) {
     expected = frameExpected[frame];
     alternate = frameAlternate[frame];
+    struct = frameStruct[frame];
+    seenFields = frameSeen[frame];
     depth = frame - 1;
-  }
-
-  /** The innermost frame, which must be a struct's; its node's index. */
-  private int structFrame() throws TException {
-    int frame = depth;
-    if (frame < 0 || frameNode[frame] <= 0) {
-      throw GIVE_UP;
-    }
-    return frame;
   }
 
   private void checkContainer(int size) throws TException {
@@ -559,10 +606,10 @@ final class CheckingProtocol extends TProtocol {
     }
     int frame = push(node);
     frameHeaders[frame] = 0;
-    int words = nodes[node].struct.required.length;
-    int first = frame * seenWords;
-    for (int i = 0; i < words; i++) {
-      seen[first + i] = 0L;
+    struct = node;
+    seenFields = 0;
+    if (seenWords > 0) {
+      Arrays.fill(seenWide, frame * seenWords, (frame + 1) * seenWords, 0L);
     }
     expected = NONE; // a field header first
     alternate = NONE;
@@ -574,7 +621,10 @@ final class CheckingProtocol extends TProtocol {
     if (skipDepth >= 0) {
       return skippedFieldBegin();
     }
-    int frame = structFrame();
+    int node = struct;
+    if (node == 0) {
+      throw GIVE_UP; // not in a struct
+    }
     byte type;
     short id;
     if (binary) {
@@ -585,7 +635,7 @@ final class CheckingProtocol extends TProtocol {
       type = buf[p];
       if (type == TType.STOP) {
         pos = p + 1;
-        return stop(frame);
+        return stop(node);
       }
       if (end - p < 3) {
         throw GIVE_UP;
@@ -597,30 +647,32 @@ final class CheckingProtocol extends TProtocol {
       type = header.type;
       id = header.id;
       if (type == TType.STOP) {
-        return stop(frame);
+        return stop(node);
       }
     }
-    StructNode struct = nodes[frameNode[frame]].struct;
-    int offset = id - struct.minFieldId;
-    FieldNode[] byId = struct.byId;
+    int offset = id - minFieldIdOf[node];
+    FieldNode[] byId = fieldsOf[node];
     FieldNode field = offset >= 0 && offset < byId.length ? byId[offset] : null;
-    if (field == null || field.wireType != type || struct.union) {
-      return otherField(frame, struct, field, type, id);
+    if (field == null || field.wireType != type || structOf[node].union) {
+      return otherField(structOf[node], field, type, id);
     }
-    return known(frame, field);
+    return known(field);
   }
 
-  private TField known(int frame, FieldNode field) {
-    seen[frame * seenWords + field.word] |= field.bit;
+  private TField known(FieldNode field) {
+    seenFields |= field.bit;
+    if (field.wideWord >= 0) {
+      seenWide[depth * seenWords + field.wideWord] |= field.wideBit;
+    }
     rowBytes += field.rowCost;
     expected = field.type;
     alternate = NONE;
     return field.header;
   }
 
-  private TField stop(int frame) throws TException {
+  private TField stop(int node) throws TException {
     // The generated union reader takes one field and then one header for the STOP.
-    if (nodes[frameNode[frame]].struct.union && ++frameHeaders[frame] != 2) {
+    if (structOf[node].union && ++frameHeaders[depth] != 2) {
       throw GIVE_UP;
     }
     expected = NONE;
@@ -629,13 +681,13 @@ final class CheckingProtocol extends TProtocol {
   }
 
   /** A union's member, or a field the generated reader skips (unknown, or of another type). */
-  private TField otherField(int frame, StructNode struct, FieldNode field, byte type, short id)
+  private TField otherField(StructNode struct, FieldNode field, byte type, short id)
       throws TException {
-    if (struct.union && ++frameHeaders[frame] == 2) {
+    if (struct.union && ++frameHeaders[depth] == 2) {
       throw GIVE_UP; // a second member
     }
     if (field != null && field.wireType == type) {
-      return known(frame, field);
+      return known(field);
     }
     // The generated reader skips it, as the codec tree does: count it as the codec tree would.
     if (struct.union || unknownCount == MAX_UNKNOWN_FIELDS) {
@@ -683,18 +735,21 @@ final class CheckingProtocol extends TProtocol {
       }
       return;
     }
-    if (skipDepth == 0) {
+    int node = struct;
+    if (skipDepth == 0 || node == 0) {
       throw GIVE_UP;
     }
-    int frame = structFrame();
-    long[] required = nodes[frameNode[frame]].struct.required;
-    int first = frame * seenWords;
-    for (int i = 0; i < required.length; i++) {
-      if ((seen[first + i] & required[i]) != required[i]) {
-        throw GIVE_UP; // a required field is missing
+    StructNode read = structOf[node];
+    if ((seenFields & read.required) != read.required) {
+      throw GIVE_UP; // a required field is missing
+    }
+    long[] wide = read.requiredWide;
+    for (int i = 0; i < wide.length; i++) {
+      if ((seenWide[depth * seenWords + i] & wide[i]) != wide[i]) {
+        throw GIVE_UP;
       }
     }
-    popFrame(frame);
+    popFrame(depth);
     if (!binary) {
       delegate.readStructEnd();
     }
@@ -770,6 +825,7 @@ final class CheckingProtocol extends TProtocol {
     }
     rowBytes += (long) size * node.elementCost;
     push(FRAME_LIST);
+    struct = 0;
     expected = node.element;
     alternate = node.element;
   }
@@ -791,6 +847,7 @@ final class CheckingProtocol extends TProtocol {
     }
     rowBytes += (long) header.size * node.elementCost;
     push(FRAME_MAP);
+    struct = 0;
     expected = node.key;
     alternate = node.value;
     return header;

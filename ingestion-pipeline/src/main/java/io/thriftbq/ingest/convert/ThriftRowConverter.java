@@ -150,9 +150,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     pendingUnknownFields = null;
     if (payload != null && payload.length > 0) {
       try {
-        transport.reset(payload);
-        transport.updateKnownMessageSize(payload.length);
-        objectReader.start(protocol);
+        objectReader.start(protocol, payload);
         event.read(objectReader);
         // No validate() here: the generated reader has called it at the end of every struct it
         // read, and the checking protocol has seen every required field on the wire with a value
