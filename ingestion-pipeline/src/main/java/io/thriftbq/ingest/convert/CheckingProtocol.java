@@ -128,6 +128,9 @@ final class CheckingProtocol extends TProtocol {
     /** The row-size estimate per list or set element, or per map entry (as the codec tree). */
     int elementCost;
 
+    /** The fewest bytes a list or set element, or a map entry, takes with the binary protocol. */
+    int elementMin;
+
     Node(int kind) {
       this.kind = kind;
     }
@@ -216,6 +219,9 @@ final class CheckingProtocol extends TProtocol {
   private TProtocol delegate;
   private boolean binary;
 
+  /** Not the fast path: another protocol than binary, or inside a skipped field. */
+  private boolean slow;
+
   /**
    * The frames being read, innermost at {@link #depth}: per frame, the struct node's index or
    * {@link #FRAME_LIST} or {@link #FRAME_MAP}; the parent's state when the frame started (restored
@@ -291,7 +297,7 @@ final class CheckingProtocol extends TProtocol {
     for (int i = 0; i < nodes.length; i++) {
       StructNode each = nodes[i].struct;
       if (each != null) {
-        fieldsOf[i] = each.byId;
+        fieldsOf[i] = each.union ? new FieldNode[0] : each.byId; // a union's: otherField
         minFieldIdOf[i] = each.minFieldId;
         structOf[i] = each;
         wideWords = Math.max(wideWords, each.requiredWide.length);
@@ -385,6 +391,7 @@ final class CheckingProtocol extends TProtocol {
       node.valueWire = map.value().wireType();
       node.elementCost =
           20 + DecodingRules.valueCost(map.key()) + DecodingRules.valueCost(map.value());
+      node.elementMin = minSize(node.keyWire) + minSize(node.valueWire);
       return node;
     }
     ThriftType element = ThriftType.elementOf(type);
@@ -393,6 +400,7 @@ final class CheckingProtocol extends TProtocol {
     node.elementWire = element.wireType();
     node.elementCost =
         DecodingRules.valueCost(element) + (ColumnShape.needsWrapper(element) ? 12 : 1);
+    node.elementMin = minSize(node.elementWire);
     return node;
   }
 
@@ -423,6 +431,7 @@ final class CheckingProtocol extends TProtocol {
     expected = 1; // the root struct
     alternate = NONE;
     skipDepth = -1;
+    slow = !binary;
     rowBytes = 0;
     unknownCount = 0;
   }
@@ -590,17 +599,31 @@ final class CheckingProtocol extends TProtocol {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Structs and fields.
+  // Structs and fields. Each read has a small fast path (the binary protocol, outside skipped
+  // fields), so that the generated reader's methods, which are large, can inline as many of them as
+  // C2 allows; the rest is in the slow* methods.
 
   @Override
   public TStruct readStructBegin() throws TException {
+    if (slow) {
+      return slowStructBegin();
+    }
+    enterStruct(take());
+    return ANONYMOUS_STRUCT;
+  }
+
+  private TStruct slowStructBegin() throws TException {
     if (skipDepth >= 0) {
       if (++skipDepth > MAX_SKIP_DEPTH) {
         throw GIVE_UP;
       }
-      return binary ? ANONYMOUS_STRUCT : delegate.readStructBegin();
+    } else {
+      enterStruct(take());
     }
-    int node = take();
+    return binary ? ANONYMOUS_STRUCT : delegate.readStructBegin();
+  }
+
+  private void enterStruct(int node) throws TException {
     if (kinds[node] != K_STRUCT) {
       throw GIVE_UP;
     }
@@ -613,11 +636,26 @@ final class CheckingProtocol extends TProtocol {
     }
     expected = NONE; // a field header first
     alternate = NONE;
-    return binary ? ANONYMOUS_STRUCT : delegate.readStructBegin();
   }
 
   @Override
   public TField readFieldBegin() throws TException {
+    int node = struct;
+    int p = pos;
+    if (slow || node == 0 || end - p < 3) {
+      return slowFieldBegin();
+    }
+    byte type = buf[p];
+    if (type == TType.STOP) {
+      pos = p + 1;
+      return stop(node);
+    }
+    short id = (short) I16.get(buf, p + 1);
+    pos = p + 3;
+    return field(node, type, id);
+  }
+
+  private TField slowFieldBegin() throws TException {
     if (skipDepth >= 0) {
       return skippedFieldBegin();
     }
@@ -628,20 +666,11 @@ final class CheckingProtocol extends TProtocol {
     byte type;
     short id;
     if (binary) {
-      int p = pos;
-      if (p >= end) {
-        throw GIVE_UP;
-      }
-      type = buf[p];
+      type = nextByte();
       if (type == TType.STOP) {
-        pos = p + 1;
         return stop(node);
       }
-      if (end - p < 3) {
-        throw GIVE_UP;
-      }
-      id = (short) I16.get(buf, p + 1);
-      pos = p + 3;
+      id = nextI16();
     } else {
       TField header = delegate.readFieldBegin();
       type = header.type;
@@ -650,13 +679,20 @@ final class CheckingProtocol extends TProtocol {
         return stop(node);
       }
     }
+    return field(node, type, id);
+  }
+
+  /** A field header of the struct {@code node}. */
+  private TField field(int node, byte type, short id) throws TException {
     int offset = id - minFieldIdOf[node];
-    FieldNode[] byId = fieldsOf[node];
-    FieldNode field = offset >= 0 && offset < byId.length ? byId[offset] : null;
-    if (field == null || field.wireType != type || structOf[node].union) {
-      return otherField(structOf[node], field, type, id);
+    FieldNode[] byId = fieldsOf[node]; // empty for a union: otherField
+    if (offset >= 0 && offset < byId.length) {
+      FieldNode field = byId[offset];
+      if (field != null && field.wireType == type) {
+        return known(field);
+      }
     }
-    return known(field);
+    return otherField(node, type, id);
   }
 
   private TField known(FieldNode field) {
@@ -681,11 +717,13 @@ final class CheckingProtocol extends TProtocol {
   }
 
   /** A union's member, or a field the generated reader skips (unknown, or of another type). */
-  private TField otherField(StructNode struct, FieldNode field, byte type, short id)
-      throws TException {
+  private TField otherField(int node, byte type, short id) throws TException {
+    StructNode struct = structOf[node];
     if (struct.union && ++frameHeaders[depth] == 2) {
       throw GIVE_UP; // a second member
     }
+    int offset = id - struct.minFieldId;
+    FieldNode field = offset >= 0 && offset < struct.byId.length ? struct.byId[offset] : null;
     if (field != null && field.wireType == type) {
       return known(field);
     }
@@ -701,6 +739,7 @@ final class CheckingProtocol extends TProtocol {
     expected = NONE;
     alternate = NONE;
     skipDepth = 0;
+    slow = true;
     return new TField("", type, id);
   }
 
@@ -718,25 +757,42 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public void readFieldEnd() throws TException {
-    if (skipDepth == 0) {
-      skipDepth = -1;
-    }
-    if (!binary) {
-      delegate.readFieldEnd();
+    if (slow) {
+      if (skipDepth == 0) {
+        skipDepth = -1;
+        slow = !binary;
+      }
+      if (!binary) {
+        delegate.readFieldEnd();
+      }
     }
   }
 
   @Override
   public void readStructEnd() throws TException {
+    if (slow) {
+      slowStructEnd();
+    } else {
+      exitStruct();
+    }
+  }
+
+  private void slowStructEnd() throws TException {
     if (skipDepth > 0) {
       skipDepth--;
-      if (!binary) {
-        delegate.readStructEnd();
-      }
-      return;
+    } else if (skipDepth == 0) {
+      throw GIVE_UP;
+    } else {
+      exitStruct();
     }
+    if (!binary) {
+      delegate.readStructEnd();
+    }
+  }
+
+  private void exitStruct() throws TException {
     int node = struct;
-    if (skipDepth == 0 || node == 0) {
+    if (node == 0) {
       throw GIVE_UP;
     }
     StructNode read = structOf[node];
@@ -750,9 +806,6 @@ final class CheckingProtocol extends TProtocol {
       }
     }
     popFrame(depth);
-    if (!binary) {
-      delegate.readStructEnd();
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -760,30 +813,126 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public TList readListBegin() throws TException {
-    if (skipDepth < 0) {
-      int node = take();
-      if (kinds[node] != K_LIST) {
-        throw GIVE_UP;
-      }
-      TList header = binary ? binaryList() : delegate.readListBegin();
-      startList(node, header.size, header.elemType);
-      return header;
+    if (slow) {
+      return slowListBegin();
     }
-    return skippedContainer(binary ? binaryList() : delegate.readListBegin());
+    Node node = container(K_LIST);
+    byte elementType = nextByte();
+    int size = nextI32();
+    startList(node, elementType, size);
+    return new TList(elementType, size);
   }
 
   @Override
   public TSet readSetBegin() throws TException {
-    if (skipDepth < 0) {
-      int node = take();
-      if (kinds[node] != K_SET) {
-        throw GIVE_UP;
-      }
-      TSet header = binary ? binarySet() : delegate.readSetBegin();
-      startList(node, header.size, header.elemType);
-      return header;
+    if (slow) {
+      return slowSetBegin();
     }
-    return skippedContainer(binary ? binarySet() : delegate.readSetBegin());
+    Node node = container(K_SET);
+    byte elementType = nextByte();
+    int size = nextI32();
+    startList(node, elementType, size);
+    return new TSet(elementType, size);
+  }
+
+  @Override
+  public TMap readMapBegin() throws TException {
+    if (slow) {
+      return slowMapBegin();
+    }
+    Node node = container(K_MAP);
+    byte keyType = nextByte();
+    byte valueType = nextByte();
+    int size = nextI32();
+    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+      throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
+    }
+    if (size > 0
+        ? keyType != node.keyWire || valueType != node.valueWire
+        : minSize(keyType) == 0 || minSize(valueType) == 0) {
+      throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
+    }
+    startMap(node, size);
+    return new TMap(keyType, valueType, size);
+  }
+
+  /** The container node the generated reader starts reading, which must be of {@code kind}. */
+  private Node container(int kind) throws TException {
+    int node = take();
+    if (kinds[node] != kind) {
+      throw GIVE_UP;
+    }
+    return nodes[node];
+  }
+
+  /** A list or set header as the binary protocol reads it, and as the codec tree accepts it. */
+  private void startList(Node node, byte elementType, int size) throws TException {
+    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+      throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
+    }
+    if (size > 0 ? elementType != node.elementWire : minSize(elementType) == 0) {
+      throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
+    }
+    enterList(node, size);
+  }
+
+  private void enterList(Node node, int size) throws TException {
+    rowBytes += (long) size * node.elementCost;
+    push(FRAME_LIST);
+    struct = 0;
+    expected = node.element;
+    alternate = node.element;
+  }
+
+  private void startMap(Node node, int size) throws TException {
+    rowBytes += (long) size * node.elementCost;
+    push(FRAME_MAP);
+    struct = 0;
+    expected = node.key;
+    alternate = node.value;
+  }
+
+  private TList slowListBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedContainer(binary ? binaryList() : delegate.readListBegin());
+    }
+    Node node = container(K_LIST);
+    TList header = binary ? binaryList() : delegate.readListBegin();
+    decoratedList(node, header.size, header.elemType);
+    return header;
+  }
+
+  private TSet slowSetBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedContainer(binary ? binarySet() : delegate.readSetBegin());
+    }
+    Node node = container(K_SET);
+    TSet header = binary ? binarySet() : delegate.readSetBegin();
+    decoratedList(node, header.size, header.elemType);
+    return header;
+  }
+
+  private TMap slowMapBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedContainer(binary ? binaryMap() : delegate.readMapBegin());
+    }
+    Node node = container(K_MAP);
+    TMap header = binary ? binaryMap() : delegate.readMapBegin();
+    checkContainer(header.size);
+    if (header.size > 0 && (header.keyType != node.keyWire || header.valueType != node.valueWire)) {
+      throw GIVE_UP;
+    }
+    startMap(node, header.size);
+    return header;
+  }
+
+  /** A list or set header read by another protocol (which has checked it its own way). */
+  private void decoratedList(Node node, int size, byte elementType) throws TException {
+    checkContainer(size);
+    if (size > 0 && elementType != node.elementWire) {
+      throw GIVE_UP;
+    }
+    enterList(node, size);
   }
 
   private TList binaryList() throws TException {
@@ -817,67 +966,43 @@ final class CheckingProtocol extends TProtocol {
     return header;
   }
 
-  private void startList(int index, int size, byte elementType) throws TException {
-    Node node = nodes[index];
-    checkContainer(size);
-    if (size > 0 && elementType != node.elementWire) {
-      throw GIVE_UP;
-    }
-    rowBytes += (long) size * node.elementCost;
-    push(FRAME_LIST);
-    struct = 0;
-    expected = node.element;
-    alternate = node.element;
-  }
-
-  @Override
-  public TMap readMapBegin() throws TException {
-    if (skipDepth >= 0) {
-      return skippedContainer(binary ? binaryMap() : delegate.readMapBegin());
-    }
-    int index = take();
-    if (kinds[index] != K_MAP) {
-      throw GIVE_UP;
-    }
-    Node node = nodes[index];
-    TMap header = binary ? binaryMap() : delegate.readMapBegin();
-    checkContainer(header.size);
-    if (header.size > 0 && (header.keyType != node.keyWire || header.valueType != node.valueWire)) {
-      throw GIVE_UP;
-    }
-    rowBytes += (long) header.size * node.elementCost;
-    push(FRAME_MAP);
-    struct = 0;
-    expected = node.key;
-    alternate = node.value;
-    return header;
-  }
-
   @Override
   public void readListEnd() throws TException {
-    endContainer(FRAME_LIST);
-    if (!binary) {
-      delegate.readListEnd();
+    if (slow) {
+      slowContainerEnd(FRAME_LIST);
+      if (!binary) {
+        delegate.readListEnd();
+      }
+    } else {
+      pop(FRAME_LIST);
     }
   }
 
   @Override
   public void readSetEnd() throws TException {
-    endContainer(FRAME_LIST);
-    if (!binary) {
-      delegate.readSetEnd();
+    if (slow) {
+      slowContainerEnd(FRAME_LIST);
+      if (!binary) {
+        delegate.readSetEnd();
+      }
+    } else {
+      pop(FRAME_LIST);
     }
   }
 
   @Override
   public void readMapEnd() throws TException {
-    endContainer(FRAME_MAP);
-    if (!binary) {
-      delegate.readMapEnd();
+    if (slow) {
+      slowContainerEnd(FRAME_MAP);
+      if (!binary) {
+        delegate.readMapEnd();
+      }
+    } else {
+      pop(FRAME_MAP);
     }
   }
 
-  private void endContainer(int kind) throws TException {
+  private void slowContainerEnd(int kind) throws TException {
     if (skipDepth > 0) {
       skipDepth--;
     } else if (skipDepth == 0) {
@@ -892,6 +1017,16 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public boolean readBool() throws TException {
+    if (slow) {
+      return slowBool();
+    }
+    if (kinds[take()] != K_BOOL) {
+      throw GIVE_UP;
+    }
+    return nextByte() == 1;
+  }
+
+  private boolean slowBool() throws TException {
     if (skipDepth < 0 && kinds[take()] != K_BOOL) {
       throw GIVE_UP;
     }
@@ -900,6 +1035,16 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public byte readByte() throws TException {
+    if (slow) {
+      return slowByte();
+    }
+    if (kinds[take()] != K_BYTE) {
+      throw GIVE_UP;
+    }
+    return nextByte();
+  }
+
+  private byte slowByte() throws TException {
     if (skipDepth < 0 && kinds[take()] != K_BYTE) {
       throw GIVE_UP;
     }
@@ -908,6 +1053,16 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public short readI16() throws TException {
+    if (slow) {
+      return slowI16();
+    }
+    if (kinds[take()] != K_I16) {
+      throw GIVE_UP;
+    }
+    return nextI16();
+  }
+
+  private short slowI16() throws TException {
     if (skipDepth < 0 && kinds[take()] != K_I16) {
       throw GIVE_UP;
     }
@@ -916,17 +1071,30 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public int readI32() throws TException {
+    if (slow) {
+      return slowI32();
+    }
+    int value = nextI32();
+    int node = take();
+    if (kinds[node] != K_I32) {
+      checkEnum(node, value);
+    }
+    return value;
+  }
+
+  private int slowI32() throws TException {
     int value = binary ? nextI32() : delegate.readI32();
     if (skipDepth < 0) {
       int node = take();
       if (kinds[node] != K_I32) {
-        checkEnum(nodes[node], value);
+        checkEnum(node, value);
       }
     }
     return value;
   }
 
-  private void checkEnum(Node node, int value) throws TException {
+  private void checkEnum(int index, int value) throws TException {
+    Node node = nodes[index];
     if (node.kind != K_ENUM) {
       throw GIVE_UP;
     }
@@ -939,6 +1107,16 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public long readI64() throws TException {
+    if (slow) {
+      return slowI64();
+    }
+    if (kinds[take()] != K_I64) {
+      throw GIVE_UP;
+    }
+    return nextI64();
+  }
+
+  private long slowI64() throws TException {
     if (skipDepth < 0 && kinds[take()] != K_I64) {
       throw GIVE_UP;
     }
@@ -947,6 +1125,16 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public double readDouble() throws TException {
+    if (slow) {
+      return slowDouble();
+    }
+    if (kinds[take()] != K_DOUBLE) {
+      throw GIVE_UP;
+    }
+    return Double.longBitsToDouble(nextI64());
+  }
+
+  private double slowDouble() throws TException {
     if (skipDepth < 0 && kinds[take()] != K_DOUBLE) {
       throw GIVE_UP;
     }
@@ -960,11 +1148,11 @@ final class CheckingProtocol extends TProtocol {
    */
   @Override
   public String readString() throws TException {
-    if (skipDepth >= 0 || kinds[take()] != K_STRING) {
-      throw GIVE_UP; // the skipping code reads binary
+    if (slow) {
+      return slowString();
     }
-    if (!binary) {
-      return compactString();
+    if (kinds[take()] != K_STRING) {
+      throw GIVE_UP;
     }
     int length = nextLength();
     int offset = pos;
@@ -975,7 +1163,10 @@ final class CheckingProtocol extends TProtocol {
     return text;
   }
 
-  private String compactString() throws TException {
+  private String slowString() throws TException {
+    if (skipDepth >= 0 || kinds[take()] != K_STRING) {
+      throw GIVE_UP; // the skipping code reads binary
+    }
     ByteBuffer buffer = delegate.readBinary();
     int length = buffer.remaining();
     if (length > maxStringBytes || !buffer.hasArray()) {
@@ -999,6 +1190,18 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public ByteBuffer readBinary() throws TException {
+    if (slow) {
+      return slowBinary();
+    }
+    if (kinds[take()] != K_BINARY) {
+      throw GIVE_UP;
+    }
+    ByteBuffer buffer = binaryBytes();
+    binaryRowBytes(buffer.remaining());
+    return buffer;
+  }
+
+  private ByteBuffer slowBinary() throws TException {
     if (skipDepth >= 0) {
       return binary ? binaryBytes() : delegate.readBinary();
     }
@@ -1010,8 +1213,12 @@ final class CheckingProtocol extends TProtocol {
     if (length > maxStringBytes) {
       throw GIVE_UP;
     }
-    rowBytes += length + length / 3 + 4; // its bytes, and base64 in JSON
+    binaryRowBytes(length);
     return buffer;
+  }
+
+  private void binaryRowBytes(int length) {
+    rowBytes += length + length / 3 + 4; // its bytes, and base64 in JSON
   }
 
   /** As {@code TBinaryProtocol.readBinary}: the bytes where they are in the payload. */
