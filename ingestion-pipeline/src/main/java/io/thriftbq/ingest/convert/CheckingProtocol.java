@@ -117,6 +117,14 @@ final class CheckingProtocol extends TProtocol {
     final int kind;
     int index;
     ThriftEnum enumType;
+
+    /**
+     * An enum's name lengths (the row-size estimate) by value from {@link #enumMin}, -1 for the
+     * values the IDL does not name; null for a sparse enum (then {@link ThriftEnum#nameOf}).
+     */
+    int[] enumLengths;
+
+    int enumMin;
     StructNode struct;
     int element;
     int key;
@@ -211,6 +219,7 @@ final class CheckingProtocol extends TProtocol {
 
   private final int[] minFieldIdOf;
   private final StructNode[] structOf;
+  private final boolean[] unionOf;
 
   private final int maxStringBytes;
   private final int maxContainerElements;
@@ -293,6 +302,7 @@ final class CheckingProtocol extends TProtocol {
     this.fieldsOf = new FieldNode[nodes.length][];
     this.minFieldIdOf = new int[nodes.length];
     this.structOf = new StructNode[nodes.length];
+    this.unionOf = new boolean[nodes.length];
     int wideWords = 0;
     for (int i = 0; i < nodes.length; i++) {
       StructNode each = nodes[i].struct;
@@ -300,6 +310,7 @@ final class CheckingProtocol extends TProtocol {
         fieldsOf[i] = each.union ? new FieldNode[0] : each.byId; // a union's: otherField
         minFieldIdOf[i] = each.minFieldId;
         structOf[i] = each;
+        unionOf[i] = each.union;
         wideWords = Math.max(wideWords, each.requiredWide.length);
       }
     }
@@ -376,6 +387,20 @@ final class CheckingProtocol extends TProtocol {
     if (type instanceof ThriftType.EnumRef ref) {
       Node node = add(all, new Node(K_ENUM));
       node.enumType = ref.enumType();
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (ThriftEnum.Member member : node.enumType.members()) {
+        min = Math.min(min, member.value());
+        max = Math.max(max, member.value());
+      }
+      if (min <= max && max - min < 4096) {
+        node.enumMin = (int) min;
+        node.enumLengths = new int[(int) (max - min + 1)];
+        for (int i = 0; i < node.enumLengths.length; i++) {
+          String name = node.enumType.nameOf(node.enumMin + i);
+          node.enumLengths[i] = name == null ? -1 : name.length();
+        }
+      }
       return node;
     }
     if (type instanceof ThriftType.StructRef ref) {
@@ -708,7 +733,7 @@ final class CheckingProtocol extends TProtocol {
 
   private TField stop(int node) throws TException {
     // The generated union reader takes one field and then one header for the STOP.
-    if (structOf[node].union && ++frameHeaders[depth] != 2) {
+    if (unionOf[node] && ++frameHeaders[depth] != 2) {
       throw GIVE_UP;
     }
     expected = NONE;
@@ -1098,11 +1123,19 @@ final class CheckingProtocol extends TProtocol {
     if (node.kind != K_ENUM) {
       throw GIVE_UP;
     }
-    String name = node.enumType.nameOf(value);
-    if (name == null) {
+    int[] lengths = node.enumLengths;
+    int length;
+    if (lengths != null) {
+      long offset = (long) value - node.enumMin;
+      length = offset >= 0 && offset < lengths.length ? lengths[(int) offset] : -1;
+    } else {
+      String name = node.enumType.nameOf(value);
+      length = name == null ? -1 : name.length();
+    }
+    if (length < 0) {
       throw GIVE_UP; // the generated object cannot hold it
     }
-    rowBytes += name.length();
+    rowBytes += length;
   }
 
   @Override
