@@ -5,8 +5,13 @@ import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +47,15 @@ import org.apache.thrift.transport.TMemoryInputTransport;
  * {@value #MAX_UNKNOWN_FIELDS} unknown fields, and a call the schema does not expect (a generated
  * class out of step with the schema). The caller checks the trailing bytes and the row size.
  *
+ * <p>With the binary protocol it does not decorate {@code TBinaryProtocol} but reads the payload's
+ * bytes itself, exactly as {@code TBinaryProtocol} does (the same values, strings decoded by the
+ * JDK, binaries wrapping the payload) and giving up wherever it would throw; so the generated
+ * reader makes one call per value, not two, and a known field's header is a {@link TField} made
+ * once. Other protocols are decorated.
+ *
  * <p>Skipped unknown fields are held until the caller commits them ({@link #commitUnknownFields}),
  * so that a payload given up on is not counted twice. One instance per converter, not thread-safe;
- * it allocates nothing per payload with the binary protocol.
+ * with the binary protocol it allocates nothing per payload but the container headers.
  */
 final class CheckingProtocol extends TProtocol {
   /** Thrown to abandon the one-pass read; no stack trace, one instance. */
@@ -62,7 +73,8 @@ final class CheckingProtocol extends TProtocol {
   /** Unknown fields held per payload before giving up (the two-pass path counts any number). */
   static final int MAX_UNKNOWN_FIELDS = 1024;
 
-  // Value kinds of the schema, as the generated reader reads them.
+  // Value kinds of the schema, as the generated reader reads them; 0 is "no value expected here".
+  private static final int K_NONE = 0;
   private static final int K_BOOL = 1;
   private static final int K_BYTE = 2;
   private static final int K_I16 = 3;
@@ -77,14 +89,46 @@ final class CheckingProtocol extends TProtocol {
   private static final int K_SET = 12;
   private static final int K_MAP = 13;
 
-  /** A value's type, compiled from the schema once. */
+  /** Big-endian views of the payload's bytes, as the binary protocol reads them. */
+  private static final VarHandle I16 =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+
+  private static final VarHandle I32 =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle I64 =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /**
+   * {@code TBinaryProtocol.getMinSerializedSize} by wire type, 0 where it throws (an unknown type
+   * code): the binary protocol refuses a container header whose types are not in this table, or
+   * whose elements could not fit in what is left of the message.
+   */
+  private static final int[] MIN_SIZE = {1, 1, 1, 1, 8, 0, 2, 0, 4, 0, 8, 4, 1, 4, 4, 4};
+
+  private static final TStruct ANONYMOUS_STRUCT = new TStruct();
+  private static final TField STOP_FIELD = new TField("", TType.STOP, (short) 0);
+
+  /**
+   * A value's type, compiled from the schema once; known by its index in {@link #nodes}, so that
+   * the state of a read holds no references (a reference stored into this long-lived object costs a
+   * G1 write barrier, with a memory fence, on every value).
+   */
   private static final class Node {
     final int kind;
+    int index;
     ThriftEnum enumType;
+
+    /**
+     * An enum's name lengths (the row-size estimate) by value from {@link #enumMin}, -1 for the
+     * values the IDL does not name; null for a sparse enum (then {@link ThriftEnum#nameOf}).
+     */
+    int[] enumLengths;
+
+    int enumMin;
     StructNode struct;
-    Node element;
-    Node key;
-    Node value;
+    int element;
+    int key;
+    int value;
     byte elementWire;
     byte keyWire;
     byte valueWire;
@@ -92,22 +136,47 @@ final class CheckingProtocol extends TProtocol {
     /** The row-size estimate per list or set element, or per map entry (as the codec tree). */
     int elementCost;
 
+    /** The fewest bytes a list or set element, or a map entry, takes with the binary protocol. */
+    int elementMin;
+
     Node(int kind) {
       this.kind = kind;
     }
   }
 
+  /**
+   * The node index where no value may be read: after a field's value, before a struct's first field
+   * header, after the root struct.
+   */
+  private static final int NONE = 0;
+
   private static final class FieldNode {
-    final int index;
-    final Node type;
+    final int type;
     final byte wireType;
     final int rowCost;
 
-    FieldNode(int index, Node type, byte wireType, int rowCost) {
-      this.index = index;
+    /**
+     * A required field's bit in {@link #seenFields} (the struct's first 64 required fields), 0 for
+     * the others.
+     */
+    final long bit;
+
+    /** Past the first 64 required fields: the word in {@link #seenWide}, else -1; and the bit. */
+    final int wideWord;
+
+    final long wideBit;
+
+    /** The header the binary protocol would return for this field (its fields are final). */
+    final TField header;
+
+    FieldNode(short id, int type, byte wireType, int rowCost, int requiredOrdinal) {
       this.type = type;
       this.wireType = wireType;
       this.rowCost = rowCost;
+      this.bit = requiredOrdinal >= 0 && requiredOrdinal < 64 ? 1L << requiredOrdinal : 0L;
+      this.wideWord = requiredOrdinal >= 64 ? (requiredOrdinal >>> 6) - 1 : -1;
+      this.wideBit = requiredOrdinal >= 64 ? 1L << requiredOrdinal : 0L;
+      this.header = new TField("", wireType, id);
     }
   }
 
@@ -117,8 +186,13 @@ final class CheckingProtocol extends TProtocol {
     int minFieldId;
     FieldNode[] byId;
 
-    /** Bits of the required fields by field index (none for a union, as in the codec tree). */
-    long[] required;
+    /**
+     * Bits of the required fields by their order among them (none for a union, as in the codec
+     * tree): the first 64, and the words of the others (empty if none).
+     */
+    long required;
+
+    long[] requiredWide;
 
     StructNode(ThriftStruct struct) {
       this.name = struct.name();
@@ -126,33 +200,74 @@ final class CheckingProtocol extends TProtocol {
     }
   }
 
-  private static final int FRAME_STRUCT = 1;
-  private static final int FRAME_LIST = 2;
-  private static final int FRAME_MAP = 3;
+  /** Frame kinds other than a struct's (a struct's frame holds its node's index, > 0). */
+  private static final int FRAME_LIST = -1;
 
-  /** Where the generated reader is: a struct, a list or set, or a map being read. */
-  private static final class Frame {
-    int kind;
-    StructNode struct;
-    FieldNode field;
-    long[] seen;
-    int headers;
-    Node element;
-    Node key;
-    Node value;
-    boolean valueNext;
-  }
+  private static final int FRAME_MAP = -2;
 
-  private final Node root;
+  /** Nesting of structs and containers before giving up. */
+  private static final int MAX_DEPTH = 256;
+
+  /** Every node of the schema; index 0 is {@link #NONE}, 1 the root struct. */
+  private final Node[] nodes;
+
+  /** The kind of every node, by index. */
+  private final int[] kinds;
+
+  /** For every struct node, by index: its fields by id (offset by the smallest), and its flags. */
+  private final FieldNode[][] fieldsOf;
+
+  private final int[] minFieldIdOf;
+  private final StructNode[] structOf;
+  private final boolean[] unionOf;
+
   private final int maxStringBytes;
   private final int maxContainerElements;
   private final TMemoryInputTransport transport;
   private final int seenWords;
   private TProtocol delegate;
   private boolean binary;
-  private Frame[] frames = new Frame[8];
-  private Frame top;
+
+  /** Not the fast path: another protocol than binary, or inside a skipped field. */
+  private boolean slow;
+
+  /**
+   * The frames being read, innermost at {@link #depth}: per frame, the struct node's index or
+   * {@link #FRAME_LIST} or {@link #FRAME_MAP}; the parent's state when the frame started (restored
+   * when it ends: {@link #expected}, {@link #alternate}, {@link #struct}, {@link #seenFields}); a
+   * union's headers so far; the required fields seen past the first 64 ({@link #seenWords} words
+   * per frame, for the rare struct with more).
+   */
+  private int[] frameNode = new int[8];
+
+  private int[] frameExpected = new int[8];
+  private int[] frameAlternate = new int[8];
+  private int[] frameStruct = new int[8];
+  private long[] frameSeen = new long[8];
+  private int[] frameHeaders = new int[8];
+  private long[] seenWide;
   private int depth;
+
+  /** The node index of the struct being read if the innermost frame is a struct's, else 0. */
+  private int struct;
+
+  /** The first 64 required fields of {@link #struct} seen so far. */
+  private long seenFields;
+
+  /**
+   * The type of the next value the generated reader may read, and of the one after it: each value
+   * read swaps the two. A field header sets (its type, {@link #NONE}), so a field has one value; a
+   * list or set sets (element, element); a map (key, value), so keys and values alternate.
+   */
+  private int expected;
+
+  private int alternate;
+
+  /** The payload, and where the binary protocol is in it (the transport is not moved). */
+  private byte[] buf;
+
+  private int pos;
+  private int end;
 
   /** -1 outside a skipped field; else the struct and container nesting inside it. */
   private int skipDepth;
@@ -175,25 +290,42 @@ final class CheckingProtocol extends TProtocol {
     this.maxContainerElements = maxContainerElements;
     this.transport = transport;
     Map<ThriftStruct, StructNode> structs = new IdentityHashMap<>();
-    this.root = new Node(K_STRUCT);
-    this.root.struct = compile(struct, structs);
-    int maxFields = 1;
-    for (ThriftStruct each : structs.keySet()) {
-      maxFields = Math.max(maxFields, each.fields().size());
+    List<Node> all = new ArrayList<>();
+    all.add(new Node(K_NONE));
+    Node root = add(all, new Node(K_STRUCT));
+    root.struct = compile(struct, structs, all);
+    this.nodes = all.toArray(new Node[0]);
+    this.kinds = new int[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      kinds[i] = nodes[i].kind;
     }
-    this.seenWords = (maxFields + 63) / 64;
-    for (int i = 0; i < frames.length; i++) {
-      frames[i] = newFrame();
+    this.fieldsOf = new FieldNode[nodes.length][];
+    this.minFieldIdOf = new int[nodes.length];
+    this.structOf = new StructNode[nodes.length];
+    this.unionOf = new boolean[nodes.length];
+    int wideWords = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      StructNode each = nodes[i].struct;
+      if (each != null) {
+        fieldsOf[i] = each.union ? new FieldNode[0] : each.byId; // a union's: otherField
+        minFieldIdOf[i] = each.minFieldId;
+        structOf[i] = each;
+        unionOf[i] = each.union;
+        wideWords = Math.max(wideWords, each.requiredWide.length);
+      }
     }
+    this.seenWords = wideWords;
+    this.seenWide = new long[frameNode.length * seenWords];
   }
 
-  private Frame newFrame() {
-    Frame frame = new Frame();
-    frame.seen = new long[seenWords];
-    return frame;
+  private static Node add(List<Node> all, Node node) {
+    node.index = all.size();
+    all.add(node);
+    return node;
   }
 
-  private static StructNode compile(ThriftStruct struct, Map<ThriftStruct, StructNode> structs) {
+  private static StructNode compile(
+      ThriftStruct struct, Map<ThriftStruct, StructNode> structs, List<Node> all) {
     StructNode known = structs.get(struct);
     if (known != null) {
       return known;
@@ -209,84 +341,134 @@ final class CheckingProtocol extends TProtocol {
     }
     node.minFieldId = fields.isEmpty() ? 0 : min;
     node.byId = new FieldNode[fields.isEmpty() ? 0 : max - min + 1];
-    node.required = new long[(fields.size() + 63) / 64];
-    for (int i = 0; i < fields.size(); i++) {
-      ThriftField field = fields.get(i);
-      node.byId[field.id() - node.minFieldId] =
-          new FieldNode(
-              i,
-              compile(field.type(), structs),
-              field.type().wireType(),
-              DecodingRules.fieldCost(field.name(), field.type()));
+    int required = 0;
+    for (ThriftField field : fields) {
       if (field.isRequired() && !struct.isUnion()) {
-        node.required[i >>> 6] |= 1L << i;
+        required++;
+      }
+    }
+    node.requiredWide = new long[Math.max(0, (required - 1) / 64)];
+    int ordinal = 0;
+    for (ThriftField field : fields) {
+      int requiredOrdinal = field.isRequired() && !struct.isUnion() ? ordinal++ : -1;
+      FieldNode compiled =
+          new FieldNode(
+              (short) field.id(),
+              compile(field.type(), structs, all).index,
+              field.type().wireType(),
+              DecodingRules.fieldCost(field.name(), field.type()),
+              requiredOrdinal);
+      node.byId[field.id() - node.minFieldId] = compiled;
+      node.required |= compiled.bit;
+      if (compiled.wideWord >= 0) {
+        node.requiredWide[compiled.wideWord] |= compiled.wideBit;
       }
     }
     return node;
   }
 
-  private static Node compile(ThriftType type, Map<ThriftStruct, StructNode> structs) {
+  private static Node compile(
+      ThriftType type, Map<ThriftStruct, StructNode> structs, List<Node> all) {
     if (type instanceof ThriftType.Primitive primitive) {
-      return new Node(
-          switch (primitive.kind()) {
-            case BOOL -> K_BOOL;
-            case I8 -> K_BYTE;
-            case I16 -> K_I16;
-            case I32 -> K_I32;
-            case I64 -> K_I64;
-            case DOUBLE -> K_DOUBLE;
-            case STRING -> K_STRING;
-            case BINARY -> K_BINARY;
-          });
+      return add(
+          all,
+          new Node(
+              switch (primitive.kind()) {
+                case BOOL -> K_BOOL;
+                case I8 -> K_BYTE;
+                case I16 -> K_I16;
+                case I32 -> K_I32;
+                case I64 -> K_I64;
+                case DOUBLE -> K_DOUBLE;
+                case STRING -> K_STRING;
+                case BINARY -> K_BINARY;
+              }));
     }
     if (type instanceof ThriftType.EnumRef ref) {
-      Node node = new Node(K_ENUM);
+      Node node = add(all, new Node(K_ENUM));
       node.enumType = ref.enumType();
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (ThriftEnum.Member member : node.enumType.members()) {
+        min = Math.min(min, member.value());
+        max = Math.max(max, member.value());
+      }
+      if (min <= max && max - min < 4096) {
+        node.enumMin = (int) min;
+        node.enumLengths = new int[(int) (max - min + 1)];
+        for (int i = 0; i < node.enumLengths.length; i++) {
+          String name = node.enumType.nameOf(node.enumMin + i);
+          node.enumLengths[i] = name == null ? -1 : name.length();
+        }
+      }
       return node;
     }
     if (type instanceof ThriftType.StructRef ref) {
-      Node node = new Node(K_STRUCT);
-      node.struct = compile(ref.struct(), structs);
+      Node node = add(all, new Node(K_STRUCT));
+      node.struct = compile(ref.struct(), structs, all);
       return node;
     }
     if (type instanceof ThriftType.MapOf map) {
-      Node node = new Node(K_MAP);
-      node.key = compile(map.key(), structs);
-      node.value = compile(map.value(), structs);
+      Node node = add(all, new Node(K_MAP));
+      node.key = compile(map.key(), structs, all).index;
+      node.value = compile(map.value(), structs, all).index;
       node.keyWire = map.key().wireType();
       node.valueWire = map.value().wireType();
       node.elementCost =
           20 + DecodingRules.valueCost(map.key()) + DecodingRules.valueCost(map.value());
+      node.elementMin = minSize(node.keyWire) + minSize(node.valueWire);
       return node;
     }
     ThriftType element = ThriftType.elementOf(type);
-    Node node = new Node(type instanceof ThriftType.SetOf ? K_SET : K_LIST);
-    node.element = compile(element, structs);
+    Node node = add(all, new Node(type instanceof ThriftType.SetOf ? K_SET : K_LIST));
+    node.element = compile(element, structs, all).index;
     node.elementWire = element.wireType();
     node.elementCost =
         DecodingRules.valueCost(element) + (ColumnShape.needsWrapper(element) ? 12 : 1);
+    node.elementMin = minSize(node.elementWire);
     return node;
   }
 
   // ---------------------------------------------------------------------------------------------
   // One payload.
 
-  /** Starts a payload read through {@code protocol} (the converter's, over its transport). */
-  void start(TProtocol protocol) {
+  /**
+   * Starts reading {@code payload} through {@code protocol} (the converter's, over {@link
+   * #transport}). With the binary protocol the payload's bytes are read here directly, as {@code
+   * TBinaryProtocol} reads them, and the transport is not used: ask {@link #bytesLeft}.
+   */
+  void start(TProtocol protocol, byte[] payload) throws TException {
     if (protocol != delegate) {
       delegate = protocol;
       binary = protocol instanceof TBinaryProtocol;
     }
+    if (binary) {
+      buf = payload;
+      pos = 0;
+      end = payload.length;
+    } else {
+      transport.reset(payload);
+      transport.updateKnownMessageSize(payload.length);
+    }
     depth = -1;
-    top = null;
+    struct = 0;
+    seenFields = 0;
+    expected = 1; // the root struct
+    alternate = NONE;
     skipDepth = -1;
+    slow = !binary;
     rowBytes = 0;
     unknownCount = 0;
   }
 
   /** Whether the generated reader has read exactly the root struct, and nothing is left open. */
   boolean finished() {
-    return depth == -1 && skipDepth == -1;
+    return depth == -1 && skipDepth == -1 && expected == NONE && alternate == 1;
+  }
+
+  /** The payload's bytes the generated reader has not read. */
+  int bytesLeft() {
+    return binary ? end - pos : transport.getBytesRemainingInBuffer();
   }
 
   /** The row-size estimate of the payload read, as {@link DecodingRules#rowBytes()} would be. */
@@ -313,170 +495,342 @@ final class CheckingProtocol extends TProtocol {
   // ---------------------------------------------------------------------------------------------
   // Where the reader is.
 
-  /** The type of the value the generated reader starts reading now. */
-  private Node nextValue() throws TException {
-    Frame frame = top;
-    if (frame == null) {
-      return root;
-    }
-    switch (frame.kind) {
-      case FRAME_STRUCT:
-        FieldNode field = frame.field;
-        if (field == null) {
-          throw GIVE_UP;
-        }
-        frame.field = null; // one value per field
-        return field.type;
-      case FRAME_LIST:
-        return frame.element;
-      default:
-        boolean value = frame.valueNext;
-        frame.valueNext = !value;
-        return value ? frame.value : frame.key;
-    }
-  }
-
-  private Frame push(int kind) throws TException {
-    int next = depth + 1;
-    if (next == frames.length) {
-      if (next >= 256) {
-        throw GIVE_UP;
-      }
-      Frame[] grown = java.util.Arrays.copyOf(frames, next * 2);
-      for (int i = next; i < grown.length; i++) {
-        grown[i] = newFrame();
-      }
-      frames = grown;
-    }
-    Frame frame = frames[next];
-    frame.kind = kind;
-    depth = next;
-    top = frame;
-    return frame;
-  }
-
-  private void pop(int kind) throws TException {
-    if (top == null || top.kind != kind) {
-      throw GIVE_UP;
-    }
-    depth--;
-    top = depth < 0 ? null : frames[depth];
-  }
-
-  private Node expect(int kind) throws TException {
-    Node node = nextValue();
-    if (node.kind != kind) {
-      throw GIVE_UP;
-    }
+  /** The type of the value the generated reader starts reading now ({@link #NONE}: none). */
+  private int take() {
+    int node = expected;
+    expected = alternate;
+    alternate = node;
     return node;
+  }
+
+  /**
+   * Starts a frame ({@code node}: a struct node's index, or a container frame kind), saving the
+   * parent's state.
+   */
+  private int push(int node) throws TException {
+    int next = depth + 1;
+    if (next == frameNode.length) {
+      grow(next);
+    }
+    frameNode[next] = node;
+    frameExpected[next] = expected;
+    frameAlternate[next] = alternate;
+    frameStruct[next] = struct;
+    frameSeen[next] = seenFields;
+    depth = next;
+    return next;
+  }
+
+  private void grow(int size) throws TException {
+    if (size >= MAX_DEPTH) {
+      throw GIVE_UP;
+    }
+    frameNode = Arrays.copyOf(frameNode, size * 2);
+    frameExpected = Arrays.copyOf(frameExpected, size * 2);
+    frameAlternate = Arrays.copyOf(frameAlternate, size * 2);
+    frameStruct = Arrays.copyOf(frameStruct, size * 2);
+    frameSeen = Arrays.copyOf(frameSeen, size * 2);
+    frameHeaders = Arrays.copyOf(frameHeaders, size * 2);
+    seenWide = Arrays.copyOf(seenWide, size * 2 * seenWords);
+  }
+
+  /** Ends the innermost frame, which must be a container of {@code kind}. */
+  private void pop(int kind) throws TException {
+    int frame = depth;
+    if (frame < 0 || frameNode[frame] != kind) {
+      throw GIVE_UP;
+    }
+    popFrame(frame);
+  }
+
+  private void popFrame(int frame) {
+    expected = frameExpected[frame];
+    alternate = frameAlternate[frame];
+    struct = frameStruct[frame];
+    seenFields = frameSeen[frame];
+    depth = frame - 1;
   }
 
   private void checkContainer(int size) throws TException {
     // A declared size larger than the bytes left cannot be honest (every element takes a byte at
     // least): give up before the generated reader reserves room for that many elements.
-    if (size < 0 || size > maxContainerElements || size > transport.getBytesRemainingInBuffer()) {
+    if (size < 0 || size > maxContainerElements || size > bytesLeft()) {
       throw GIVE_UP;
     }
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Structs and fields.
+  // The binary protocol's reads, from the payload's bytes; where TBinaryProtocol would throw
+  // (the payload ends, a negative or too large size, an unknown type code in a container header),
+  // these give up.
+
+  private byte nextByte() throws TException {
+    int p = pos;
+    if (p >= end) {
+      throw GIVE_UP;
+    }
+    pos = p + 1;
+    return buf[p];
+  }
+
+  private short nextI16() throws TException {
+    int p = pos;
+    if (end - p < 2) {
+      throw GIVE_UP;
+    }
+    pos = p + 2;
+    return (short) I16.get(buf, p);
+  }
+
+  private int nextI32() throws TException {
+    int p = pos;
+    if (end - p < 4) {
+      throw GIVE_UP;
+    }
+    pos = p + 4;
+    return (int) I32.get(buf, p);
+  }
+
+  private long nextI64() throws TException {
+    int p = pos;
+    if (end - p < 8) {
+      throw GIVE_UP;
+    }
+    pos = p + 8;
+    return (long) I64.get(buf, p);
+  }
+
+  /** The length of a string or binary, within the limit and the bytes left. */
+  private int nextLength() throws TException {
+    int length = nextI32();
+    if (length < 0 || length > maxStringBytes || length > end - pos) {
+      throw GIVE_UP;
+    }
+    return length;
+  }
+
+  /** The binary protocol's check of a container header: known type codes, and room left. */
+  private void checkHeader(int size, int minElementSize) throws TException {
+    if (minElementSize == 0
+        || size < 0
+        || size > maxContainerElements
+        || (long) size * minElementSize > end - pos) {
+      throw GIVE_UP;
+    }
+  }
+
+  private static int minSize(byte type) {
+    return type >= 0 && type < MIN_SIZE.length ? MIN_SIZE[type] : 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Structs and fields. Each read has a small fast path (the binary protocol, outside skipped
+  // fields), so that the generated reader's methods, which are large, can inline as many of them as
+  // C2 allows; the rest is in the slow* methods.
 
   @Override
   public TStruct readStructBegin() throws TException {
+    if (slow) {
+      return slowStructBegin();
+    }
+    enterStruct(take());
+    return ANONYMOUS_STRUCT;
+  }
+
+  private TStruct slowStructBegin() throws TException {
     if (skipDepth >= 0) {
       if (++skipDepth > MAX_SKIP_DEPTH) {
         throw GIVE_UP;
       }
-      return delegate.readStructBegin();
+    } else {
+      enterStruct(take());
     }
-    StructNode struct = expect(K_STRUCT).struct;
-    Frame frame = push(FRAME_STRUCT);
-    frame.struct = struct;
-    frame.field = null;
-    frame.headers = 0;
-    long[] seen = frame.seen;
-    for (int i = 0; i < struct.required.length; i++) {
-      seen[i] = 0L;
+    return binary ? ANONYMOUS_STRUCT : delegate.readStructBegin();
+  }
+
+  private void enterStruct(int node) throws TException {
+    if (kinds[node] != K_STRUCT) {
+      throw GIVE_UP;
     }
-    return delegate.readStructBegin();
+    int frame = push(node);
+    frameHeaders[frame] = 0;
+    struct = node;
+    seenFields = 0;
+    if (seenWords > 0) {
+      Arrays.fill(seenWide, frame * seenWords, (frame + 1) * seenWords, 0L);
+    }
+    expected = NONE; // a field header first
+    alternate = NONE;
   }
 
   @Override
   public TField readFieldBegin() throws TException {
-    if (skipDepth > 0) {
-      return delegate.readFieldBegin();
+    int node = struct;
+    int p = pos;
+    if (slow || node == 0 || end - p < 3) {
+      return slowFieldBegin();
     }
-    Frame frame = top;
-    if (skipDepth == 0 || frame == null || frame.kind != FRAME_STRUCT) {
+    byte type = buf[p];
+    if (type == TType.STOP) {
+      pos = p + 1;
+      return stop(node);
+    }
+    short id = (short) I16.get(buf, p + 1);
+    pos = p + 3;
+    return field(node, type, id);
+  }
+
+  private TField slowFieldBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedFieldBegin();
+    }
+    int node = struct;
+    if (node == 0) {
+      throw GIVE_UP; // not in a struct
+    }
+    byte type;
+    short id;
+    if (binary) {
+      type = nextByte();
+      if (type == TType.STOP) {
+        return stop(node);
+      }
+      id = nextI16();
+    } else {
+      TField header = delegate.readFieldBegin();
+      type = header.type;
+      id = header.id;
+      if (type == TType.STOP) {
+        return stop(node);
+      }
+    }
+    return field(node, type, id);
+  }
+
+  /** A field header of the struct {@code node}. */
+  private TField field(int node, byte type, short id) throws TException {
+    int offset = id - minFieldIdOf[node];
+    FieldNode[] byId = fieldsOf[node]; // empty for a union: otherField
+    if (offset >= 0 && offset < byId.length) {
+      FieldNode field = byId[offset];
+      if (field != null && field.wireType == type) {
+        return known(field);
+      }
+    }
+    return otherField(node, type, id);
+  }
+
+  private TField known(FieldNode field) {
+    seenFields |= field.bit;
+    if (field.wideWord >= 0) {
+      seenWide[depth * seenWords + field.wideWord] |= field.wideBit;
+    }
+    rowBytes += field.rowCost;
+    expected = field.type;
+    alternate = NONE;
+    return field.header;
+  }
+
+  private TField stop(int node) throws TException {
+    // The generated union reader takes one field and then one header for the STOP.
+    if (unionOf[node] && ++frameHeaders[depth] != 2) {
       throw GIVE_UP;
     }
-    TField header = delegate.readFieldBegin();
-    StructNode struct = frame.struct;
-    if (struct.union) {
-      // The generated union reader takes one field and then one header for the STOP.
-      if (++frame.headers == 2) {
-        if (header.type != TType.STOP) {
-          throw GIVE_UP;
-        }
-        return header;
-      }
-      if (header.type == TType.STOP) {
-        throw GIVE_UP;
-      }
-    } else if (header.type == TType.STOP) {
-      return header;
+    expected = NONE;
+    alternate = NONE;
+    return STOP_FIELD;
+  }
+
+  /** A union's member, or a field the generated reader skips (unknown, or of another type). */
+  private TField otherField(int node, byte type, short id) throws TException {
+    StructNode struct = structOf[node];
+    if (struct.union && ++frameHeaders[depth] == 2) {
+      throw GIVE_UP; // a second member
     }
-    int offset = header.id - struct.minFieldId;
+    int offset = id - struct.minFieldId;
     FieldNode field = offset >= 0 && offset < struct.byId.length ? struct.byId[offset] : null;
-    if (field == null || field.wireType != header.type) {
-      // The generated reader skips it, as the codec tree does: count it as the codec tree would.
-      if (struct.union || unknownCount == MAX_UNKNOWN_FIELDS) {
-        throw GIVE_UP;
-      }
-      unknownStructs[unknownCount] = struct.name;
-      unknownIds[unknownCount] = header.id;
-      unknownTypes[unknownCount] = header.type;
-      unknownKnownIds[unknownCount] = field != null;
-      unknownCount++;
-      frame.field = null;
-      skipDepth = 0;
-      return header;
+    if (field != null && field.wireType == type) {
+      return known(field);
     }
-    frame.field = field;
-    frame.seen[field.index >>> 6] |= 1L << field.index;
-    rowBytes += field.rowCost;
-    return header;
+    // The generated reader skips it, as the codec tree does: count it as the codec tree would.
+    if (struct.union || unknownCount == MAX_UNKNOWN_FIELDS) {
+      throw GIVE_UP;
+    }
+    unknownStructs[unknownCount] = struct.name;
+    unknownIds[unknownCount] = id;
+    unknownTypes[unknownCount] = type;
+    unknownKnownIds[unknownCount] = field != null;
+    unknownCount++;
+    expected = NONE;
+    alternate = NONE;
+    skipDepth = 0;
+    slow = true;
+    return new TField("", type, id);
+  }
+
+  /** A field header inside a skipped struct. */
+  private TField skippedFieldBegin() throws TException {
+    if (skipDepth == 0) {
+      throw GIVE_UP;
+    }
+    if (!binary) {
+      return delegate.readFieldBegin();
+    }
+    byte type = nextByte();
+    return type == TType.STOP ? STOP_FIELD : new TField("", type, nextI16());
   }
 
   @Override
   public void readFieldEnd() throws TException {
-    if (skipDepth == 0) {
-      skipDepth = -1;
+    if (slow) {
+      if (skipDepth == 0) {
+        skipDepth = -1;
+        slow = !binary;
+      }
+      if (!binary) {
+        delegate.readFieldEnd();
+      }
     }
-    delegate.readFieldEnd();
   }
 
   @Override
   public void readStructEnd() throws TException {
+    if (slow) {
+      slowStructEnd();
+    } else {
+      exitStruct();
+    }
+  }
+
+  private void slowStructEnd() throws TException {
     if (skipDepth > 0) {
       skipDepth--;
-      delegate.readStructEnd();
-      return;
+    } else if (skipDepth == 0) {
+      throw GIVE_UP;
+    } else {
+      exitStruct();
     }
-    Frame frame = top;
-    if (skipDepth == 0 || frame == null || frame.kind != FRAME_STRUCT) {
+    if (!binary) {
+      delegate.readStructEnd();
+    }
+  }
+
+  private void exitStruct() throws TException {
+    int node = struct;
+    if (node == 0) {
       throw GIVE_UP;
     }
-    long[] required = frame.struct.required;
-    long[] seen = frame.seen;
-    for (int i = 0; i < required.length; i++) {
-      if ((seen[i] & required[i]) != required[i]) {
-        throw GIVE_UP; // a required field is missing
+    StructNode read = structOf[node];
+    if ((seenFields & read.required) != read.required) {
+      throw GIVE_UP; // a required field is missing
+    }
+    long[] wide = read.requiredWide;
+    for (int i = 0; i < wide.length; i++) {
+      if ((seenWide[depth * seenWords + i] & wide[i]) != wide[i]) {
+        throw GIVE_UP;
       }
     }
-    pop(FRAME_STRUCT);
-    delegate.readStructEnd();
+    popFrame(depth);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -484,24 +838,150 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public TList readListBegin() throws TException {
-    if (skipDepth >= 0) {
-      return skippedContainer(delegate.readListBegin());
+    if (slow) {
+      return slowListBegin();
     }
-    Node node = expect(K_LIST);
-    TList header = delegate.readListBegin();
-    startList(node, header.size, header.elemType);
-    return header;
+    Node node = container(K_LIST);
+    byte elementType = nextByte();
+    int size = nextI32();
+    startList(node, elementType, size);
+    return new TList(elementType, size);
   }
 
   @Override
   public TSet readSetBegin() throws TException {
-    if (skipDepth >= 0) {
-      return skippedContainer(delegate.readSetBegin());
+    if (slow) {
+      return slowSetBegin();
     }
-    Node node = expect(K_SET);
-    TSet header = delegate.readSetBegin();
-    startList(node, header.size, header.elemType);
+    Node node = container(K_SET);
+    byte elementType = nextByte();
+    int size = nextI32();
+    startList(node, elementType, size);
+    return new TSet(elementType, size);
+  }
+
+  @Override
+  public TMap readMapBegin() throws TException {
+    if (slow) {
+      return slowMapBegin();
+    }
+    Node node = container(K_MAP);
+    byte keyType = nextByte();
+    byte valueType = nextByte();
+    int size = nextI32();
+    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+      throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
+    }
+    if (size > 0
+        ? keyType != node.keyWire || valueType != node.valueWire
+        : minSize(keyType) == 0 || minSize(valueType) == 0) {
+      throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
+    }
+    startMap(node, size);
+    return new TMap(keyType, valueType, size);
+  }
+
+  /** The container node the generated reader starts reading, which must be of {@code kind}. */
+  private Node container(int kind) throws TException {
+    int node = take();
+    if (kinds[node] != kind) {
+      throw GIVE_UP;
+    }
+    return nodes[node];
+  }
+
+  /** A list or set header as the binary protocol reads it, and as the codec tree accepts it. */
+  private void startList(Node node, byte elementType, int size) throws TException {
+    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+      throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
+    }
+    if (size > 0 ? elementType != node.elementWire : minSize(elementType) == 0) {
+      throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
+    }
+    enterList(node, size);
+  }
+
+  private void enterList(Node node, int size) throws TException {
+    rowBytes += (long) size * node.elementCost;
+    push(FRAME_LIST);
+    struct = 0;
+    expected = node.element;
+    alternate = node.element;
+  }
+
+  private void startMap(Node node, int size) throws TException {
+    rowBytes += (long) size * node.elementCost;
+    push(FRAME_MAP);
+    struct = 0;
+    expected = node.key;
+    alternate = node.value;
+  }
+
+  private TList slowListBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedContainer(binary ? binaryList() : delegate.readListBegin());
+    }
+    Node node = container(K_LIST);
+    TList header = binary ? binaryList() : delegate.readListBegin();
+    decoratedList(node, header.size, header.elemType);
     return header;
+  }
+
+  private TSet slowSetBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedContainer(binary ? binarySet() : delegate.readSetBegin());
+    }
+    Node node = container(K_SET);
+    TSet header = binary ? binarySet() : delegate.readSetBegin();
+    decoratedList(node, header.size, header.elemType);
+    return header;
+  }
+
+  private TMap slowMapBegin() throws TException {
+    if (skipDepth >= 0) {
+      return skippedContainer(binary ? binaryMap() : delegate.readMapBegin());
+    }
+    Node node = container(K_MAP);
+    TMap header = binary ? binaryMap() : delegate.readMapBegin();
+    checkContainer(header.size);
+    if (header.size > 0 && (header.keyType != node.keyWire || header.valueType != node.valueWire)) {
+      throw GIVE_UP;
+    }
+    startMap(node, header.size);
+    return header;
+  }
+
+  /** A list or set header read by another protocol (which has checked it its own way). */
+  private void decoratedList(Node node, int size, byte elementType) throws TException {
+    checkContainer(size);
+    if (size > 0 && elementType != node.elementWire) {
+      throw GIVE_UP;
+    }
+    enterList(node, size);
+  }
+
+  private TList binaryList() throws TException {
+    byte elementType = nextByte();
+    int size = nextI32();
+    checkHeader(size, minSize(elementType));
+    return new TList(elementType, size);
+  }
+
+  private TSet binarySet() throws TException {
+    byte elementType = nextByte();
+    int size = nextI32();
+    checkHeader(size, minSize(elementType));
+    return new TSet(elementType, size);
+  }
+
+  private TMap binaryMap() throws TException {
+    byte keyType = nextByte();
+    byte valueType = nextByte();
+    int size = nextI32();
+    int keySize = minSize(keyType);
+    int valueSize = minSize(valueType);
+    checkHeader(size, keySize == 0 || valueSize == 0 ? 0 : keySize + valueSize);
+    return new TMap(keyType, valueType, size);
   }
 
   private <T> T skippedContainer(T header) throws TException {
@@ -511,54 +991,43 @@ final class CheckingProtocol extends TProtocol {
     return header;
   }
 
-  private void startList(Node node, int size, byte elementType) throws TException {
-    checkContainer(size);
-    if (size > 0 && elementType != node.elementWire) {
-      throw GIVE_UP;
-    }
-    rowBytes += (long) size * node.elementCost;
-    Frame frame = push(FRAME_LIST);
-    frame.element = node.element;
-  }
-
-  @Override
-  public TMap readMapBegin() throws TException {
-    if (skipDepth >= 0) {
-      return skippedContainer(delegate.readMapBegin());
-    }
-    Node node = expect(K_MAP);
-    TMap header = delegate.readMapBegin();
-    checkContainer(header.size);
-    if (header.size > 0 && (header.keyType != node.keyWire || header.valueType != node.valueWire)) {
-      throw GIVE_UP;
-    }
-    rowBytes += (long) header.size * node.elementCost;
-    Frame frame = push(FRAME_MAP);
-    frame.key = node.key;
-    frame.value = node.value;
-    frame.valueNext = false;
-    return header;
-  }
-
   @Override
   public void readListEnd() throws TException {
-    endContainer(FRAME_LIST);
-    delegate.readListEnd();
+    if (slow) {
+      slowContainerEnd(FRAME_LIST);
+      if (!binary) {
+        delegate.readListEnd();
+      }
+    } else {
+      pop(FRAME_LIST);
+    }
   }
 
   @Override
   public void readSetEnd() throws TException {
-    endContainer(FRAME_LIST);
-    delegate.readSetEnd();
+    if (slow) {
+      slowContainerEnd(FRAME_LIST);
+      if (!binary) {
+        delegate.readSetEnd();
+      }
+    } else {
+      pop(FRAME_LIST);
+    }
   }
 
   @Override
   public void readMapEnd() throws TException {
-    endContainer(FRAME_MAP);
-    delegate.readMapEnd();
+    if (slow) {
+      slowContainerEnd(FRAME_MAP);
+      if (!binary) {
+        delegate.readMapEnd();
+      }
+    } else {
+      pop(FRAME_MAP);
+    }
   }
 
-  private void endContainer(int kind) throws TException {
+  private void slowContainerEnd(int kind) throws TException {
     if (skipDepth > 0) {
       skipDepth--;
     } else if (skipDepth == 0) {
@@ -573,117 +1042,224 @@ final class CheckingProtocol extends TProtocol {
 
   @Override
   public boolean readBool() throws TException {
-    if (skipDepth < 0) {
-      expect(K_BOOL);
+    if (slow) {
+      return slowBool();
     }
-    return delegate.readBool();
+    if (kinds[take()] != K_BOOL) {
+      throw GIVE_UP;
+    }
+    return nextByte() == 1;
+  }
+
+  private boolean slowBool() throws TException {
+    if (skipDepth < 0 && kinds[take()] != K_BOOL) {
+      throw GIVE_UP;
+    }
+    return binary ? nextByte() == 1 : delegate.readBool();
   }
 
   @Override
   public byte readByte() throws TException {
-    if (skipDepth < 0) {
-      expect(K_BYTE);
+    if (slow) {
+      return slowByte();
     }
-    return delegate.readByte();
+    if (kinds[take()] != K_BYTE) {
+      throw GIVE_UP;
+    }
+    return nextByte();
+  }
+
+  private byte slowByte() throws TException {
+    if (skipDepth < 0 && kinds[take()] != K_BYTE) {
+      throw GIVE_UP;
+    }
+    return binary ? nextByte() : delegate.readByte();
   }
 
   @Override
   public short readI16() throws TException {
-    if (skipDepth < 0) {
-      expect(K_I16);
+    if (slow) {
+      return slowI16();
     }
-    return delegate.readI16();
+    if (kinds[take()] != K_I16) {
+      throw GIVE_UP;
+    }
+    return nextI16();
+  }
+
+  private short slowI16() throws TException {
+    if (skipDepth < 0 && kinds[take()] != K_I16) {
+      throw GIVE_UP;
+    }
+    return binary ? nextI16() : delegate.readI16();
   }
 
   @Override
   public int readI32() throws TException {
-    if (skipDepth >= 0) {
-      return delegate.readI32();
+    if (slow) {
+      return slowI32();
     }
-    Node node = nextValue();
-    int value = delegate.readI32();
-    if (node.kind == K_ENUM) {
-      String name = node.enumType.nameOf(value);
-      if (name == null) {
-        throw GIVE_UP; // the generated object cannot hold it
-      }
-      rowBytes += name.length();
-    } else if (node.kind != K_I32) {
-      throw GIVE_UP;
+    int value = nextI32();
+    int node = take();
+    if (kinds[node] != K_I32) {
+      checkEnum(node, value);
     }
     return value;
   }
 
+  private int slowI32() throws TException {
+    int value = binary ? nextI32() : delegate.readI32();
+    if (skipDepth < 0) {
+      int node = take();
+      if (kinds[node] != K_I32) {
+        checkEnum(node, value);
+      }
+    }
+    return value;
+  }
+
+  private void checkEnum(int index, int value) throws TException {
+    Node node = nodes[index];
+    if (node.kind != K_ENUM) {
+      throw GIVE_UP;
+    }
+    int[] lengths = node.enumLengths;
+    int length;
+    if (lengths != null) {
+      long offset = (long) value - node.enumMin;
+      length = offset >= 0 && offset < lengths.length ? lengths[(int) offset] : -1;
+    } else {
+      String name = node.enumType.nameOf(value);
+      length = name == null ? -1 : name.length();
+    }
+    if (length < 0) {
+      throw GIVE_UP; // the generated object cannot hold it
+    }
+    rowBytes += length;
+  }
+
   @Override
   public long readI64() throws TException {
-    if (skipDepth < 0) {
-      expect(K_I64);
+    if (slow) {
+      return slowI64();
     }
-    return delegate.readI64();
+    if (kinds[take()] != K_I64) {
+      throw GIVE_UP;
+    }
+    return nextI64();
+  }
+
+  private long slowI64() throws TException {
+    if (skipDepth < 0 && kinds[take()] != K_I64) {
+      throw GIVE_UP;
+    }
+    return binary ? nextI64() : delegate.readI64();
   }
 
   @Override
   public double readDouble() throws TException {
-    if (skipDepth < 0) {
-      expect(K_DOUBLE);
+    if (slow) {
+      return slowDouble();
     }
-    return delegate.readDouble();
+    if (kinds[take()] != K_DOUBLE) {
+      throw GIVE_UP;
+    }
+    return Double.longBitsToDouble(nextI64());
+  }
+
+  private double slowDouble() throws TException {
+    if (skipDepth < 0 && kinds[take()] != K_DOUBLE) {
+      throw GIVE_UP;
+    }
+    return binary ? Double.longBitsToDouble(nextI64()) : delegate.readDouble();
   }
 
   /**
-   * A string as the JDK's UTF-8 decoder gives it (what the two-pass path stores), once it is known
-   * to be well-formed and within the length limit.
+   * A string as the JDK's UTF-8 decoder gives it (what the two-pass path stores, and what {@code
+   * TBinaryProtocol.readString} returns), once it is known to be well-formed and within the length
+   * limit.
    */
   @Override
   public String readString() throws TException {
-    if (skipDepth >= 0) {
+    if (slow) {
+      return slowString();
+    }
+    if (kinds[take()] != K_STRING) {
+      throw GIVE_UP;
+    }
+    int length = nextLength();
+    int offset = pos;
+    byte[] bytes = buf;
+    String text = new String(bytes, offset, length, StandardCharsets.UTF_8);
+    pos = offset + length;
+    checkUtf8(text, bytes, offset, length);
+    return text;
+  }
+
+  private String slowString() throws TException {
+    if (skipDepth >= 0 || kinds[take()] != K_STRING) {
       throw GIVE_UP; // the skipping code reads binary
     }
-    expect(K_STRING);
-    byte[] bytes;
-    int offset;
-    int length;
-    if (binary) {
-      // TBinaryProtocol.readString's own fast path (no ByteBuffer), with the checks it lacks.
-      length = delegate.readI32();
-      if (length < 0 || length > maxStringBytes || length > transport.getBytesRemainingInBuffer()) {
-        throw GIVE_UP;
-      }
-      bytes = transport.getBuffer();
-      offset = transport.getBufferPosition();
-      transport.consumeBuffer(length);
-    } else {
-      ByteBuffer buffer = delegate.readBinary();
-      length = buffer.remaining();
-      if (length > maxStringBytes || !buffer.hasArray()) {
-        throw GIVE_UP;
-      }
-      bytes = buffer.array();
-      offset = buffer.arrayOffset() + buffer.position();
+    ByteBuffer buffer = delegate.readBinary();
+    int length = buffer.remaining();
+    if (length > maxStringBytes || !buffer.hasArray()) {
+      throw GIVE_UP;
     }
+    byte[] bytes = buffer.array();
+    int offset = buffer.arrayOffset() + buffer.position();
     String text = new String(bytes, offset, length, StandardCharsets.UTF_8);
+    checkUtf8(text, bytes, offset, length);
+    return text;
+  }
+
+  private void checkUtf8(String text, byte[] bytes, int offset, int length) throws TException {
     // As DecodingRules.string: one char per byte and no U+FFFD means every byte was ASCII.
     if ((text.length() != length || text.indexOf('\uFFFD') >= 0)
         && !Utf8.isWellFormed(bytes, offset, length)) {
       throw GIVE_UP;
     }
     rowBytes += length;
-    return text;
   }
 
   @Override
   public ByteBuffer readBinary() throws TException {
-    if (skipDepth >= 0) {
-      return delegate.readBinary();
+    if (slow) {
+      return slowBinary();
     }
-    expect(K_BINARY);
-    ByteBuffer buffer = delegate.readBinary();
+    if (kinds[take()] != K_BINARY) {
+      throw GIVE_UP;
+    }
+    ByteBuffer buffer = binaryBytes();
+    binaryRowBytes(buffer.remaining());
+    return buffer;
+  }
+
+  private ByteBuffer slowBinary() throws TException {
+    if (skipDepth >= 0) {
+      return binary ? binaryBytes() : delegate.readBinary();
+    }
+    if (kinds[take()] != K_BINARY) {
+      throw GIVE_UP;
+    }
+    ByteBuffer buffer = binary ? binaryBytes() : delegate.readBinary();
     int length = buffer.remaining();
     if (length > maxStringBytes) {
       throw GIVE_UP;
     }
-    rowBytes += length + length / 3 + 4; // its bytes, and base64 in JSON
+    binaryRowBytes(length);
     return buffer;
+  }
+
+  private void binaryRowBytes(int length) {
+    rowBytes += length + length / 3 + 4; // its bytes, and base64 in JSON
+  }
+
+  /** As {@code TBinaryProtocol.readBinary}: the bytes where they are in the payload. */
+  private ByteBuffer binaryBytes() throws TException {
+    int length = nextLength();
+    int offset = pos;
+    pos = offset + length;
+    return ByteBuffer.wrap(buf, offset, length);
   }
 
   // ---------------------------------------------------------------------------------------------

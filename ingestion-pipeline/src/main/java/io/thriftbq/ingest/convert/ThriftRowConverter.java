@@ -4,11 +4,13 @@ import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftStruct;
+import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocol;
@@ -38,6 +40,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final TMemoryInputTransport transport;
   private TProtocol protocol;
   private final @Nullable MethodHandle validate;
+  private final @Nullable Supplier<TBase<?, ?>> constructor;
 
   /** The format's one-pass writer, tried first; null when it has none. */
   private @Nullable OnePassWriter<R> direct;
@@ -73,6 +76,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.protocol = newProtocol();
     // The object path (a user function) needs the generated class; an IDL struct has none.
     this.validate = struct.hasJavaClass() ? validateMethod(struct) : null;
+    this.constructor = struct.hasJavaClass() ? constructorOf(struct) : null;
     this.protocolName = config.protocol().name();
     this.direct = format.onePassWriter(struct, rules, config.protocol(), metadataColumns);
   }
@@ -130,18 +134,19 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   @Override
   public TBase<?, ?> decode(byte[] payload) throws ThriftDecodeException {
     startObjectPath();
-    TBase<?, ?> event = struct.newInstance(); // says what to do when there is no class
+    TBase<?, ?> event = newObject(); // says what to do when there is no class
     pendingUnknownFields = null;
     if (payload != null && payload.length > 0) {
       try {
-        transport.reset(payload);
-        transport.updateKnownMessageSize(payload.length);
-        objectReader.start(protocol);
+        objectReader.start(protocol, payload);
         event.read(objectReader);
+        // No validate() here: the generated reader has called it at the end of every struct it
+        // read, and the checking protocol has seen every required field on the wire with a value
+        // the object holds (it gives up on an enum number the IDL does not name), so it cannot
+        // fail where the two-pass decode's validate() would.
         if (objectReader.finished()
             && objectReader.rowBytes() <= objectRowBytesLeft
-            && transport.getBytesRemainingInBuffer() == 0) {
-          validate.invoke(event);
+            && objectReader.bytesLeft() == 0) {
           if (objectReader.unknownFields() > 0) {
             objectReader.commitUnknownFields(objectRules);
             pendingUnknownFields = payload;
@@ -153,7 +158,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
         // Given up or failed: the two-pass decode below gives the outcome and its reason.
       }
       discardProtocolState();
-      event = struct.newInstance();
+      event = newObject();
     }
     return decodeInTwoPasses(payload, event);
   }
@@ -237,6 +242,42 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
       }
       return StandardCharsets.UTF_8.decode(buffer).toString();
     }
+  }
+
+  /** A new, empty event of the generated class. */
+  private TBase<?, ?> newObject() {
+    return constructor != null ? constructor.get() : struct.newInstance();
+  }
+
+  /**
+   * The generated class's constructor as a lambda ({@code T::new}), which the JIT inlines, unlike
+   * {@code Constructor.newInstance}; that, if the class cannot be reached this way (another class
+   * loader).
+   */
+  @SuppressWarnings("unchecked")
+  private static Supplier<TBase<?, ?>> constructorOf(ThriftStruct struct) {
+    Class<?> type = struct.structClass();
+    try {
+      MethodHandle constructor =
+          MethodHandles.publicLookup().findConstructor(type, MethodType.methodType(void.class));
+      Supplier<TBase<?, ?>> supplier =
+          (Supplier<TBase<?, ?>>)
+              LambdaMetafactory.metafactory(
+                      MethodHandles.lookup(),
+                      "get",
+                      MethodType.methodType(Supplier.class),
+                      MethodType.methodType(Object.class),
+                      constructor,
+                      MethodType.methodType(type))
+                  .getTarget()
+                  .invoke();
+      if (supplier.get().getClass() == type) {
+        return supplier;
+      }
+    } catch (Throwable e) {
+      // Below: the reflective constructor.
+    }
+    return struct::newInstance;
   }
 
   /** Generated structs check required fields in validate(), which TBase does not declare. */
