@@ -86,6 +86,7 @@ public final class JfrComponents {
     Map<Long, String> threadNames = new HashMap<>();
     Set<Long> excludedThreads = new HashSet<>();
     Map<String, Integer> truncated = new HashMap<>();
+    Map<String, Map<String, Integer>> deciding = new HashMap<>();
     int inWindow = 0;
     try (RecordingFile recording = new RecordingFile(Path.of(args[1]))) {
       while (recording.hasMoreEvents()) {
@@ -115,6 +116,9 @@ public final class JfrComponents {
         }
         inWindow++;
         String component = classify(frames, rules);
+        deciding
+            .computeIfAbsent(component, c -> new HashMap<>())
+            .merge(decidingFrame(frames, rules), 1, Integer::sum);
         if (stack.isTruncated()) {
           truncated.merge(component, 1, Integer::sum);
         }
@@ -218,6 +222,23 @@ public final class JfrComponents {
     for (String[] t : threadLines.subList(0, Math.min(10, threadLines.size()))) {
       System.out.printf(Locale.ROOT, "  %6.2f s  %s  [%s]%n", Double.parseDouble(t[0]), t[1], t[2]);
     }
+    System.out.println(
+        "\nwhere the samples of each component >= 3% were taken (the frame that decided it, top 6):");
+    for (String component : order) {
+      Map<String, Integer> frames = deciding.get(component);
+      if (frames == null || cpu.getOrDefault(component, 0.0) < 0.03 * total) {
+        continue;
+      }
+      int n = frames.values().stream().mapToInt(Integer::intValue).sum();
+      System.out.println("  " + component + ":");
+      frames.entrySet().stream()
+          .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+          .limit(6)
+          .forEach(
+              f ->
+                  System.out.printf(
+                      Locale.ROOT, "    %4.1f%%  %s%n", 100.0 * f.getValue() / n, f.getKey()));
+    }
     if (!truncated.isEmpty()) {
       System.out.println("\ntruncated stacks in window by component: " + new TreeMap<>(truncated));
     }
@@ -245,6 +266,21 @@ public final class JfrComponents {
       }
     }
     return UNLISTED;
+  }
+
+  /** The frame {@link #classify} decided by, as class.method (the sampled method when none). */
+  static String decidingFrame(List<RecordedFrame> frames, List<Rule> rules) {
+    for (RecordedFrame frame : frames) {
+      String type = className(frame);
+      for (Rule rule : rules) {
+        if (type.startsWith(rule.prefix())) {
+          return type + "." + frame.getMethod().getName();
+        }
+      }
+    }
+    return frames.isEmpty()
+        ? "(no frames)"
+        : className(frames.get(0)) + "." + frames.get(0).getMethod().getName();
   }
 
   private static String byThreadName(String name, boolean javaThread) {
