@@ -34,7 +34,9 @@ import jdk.jfr.consumer.RecordingFile;
  * is spread over the components of that thread's execution samples in the window, so a thread that
  * JFR samples more or less often than its CPU use warrants is still weighted right. Threads that
  * are not Java threads (GC, JIT compilers, the VM thread, JFR's own) have no execution samples and
- * are charged by name. Threads that ran local mode's publisher or progress poller (any sample with
+ * are charged by name, and so are Java threads with CPU but no sample in the window (their time was
+ * spent outside Java code, e.g. in system calls), by the {@code thread:} rules of COMPONENTS_TSV.
+ * Threads that ran local mode's publisher or progress poller (any sample with
  * a frame of {@code PacedPublisher}, {@code ProgressFollower} or {@code LocalRun}) are left out,
  * as local mode's own CPU figure leaves them out. Components: see COMPONENTS_TSV, which holds the
  * only copy of the classification rules.
@@ -61,6 +63,7 @@ public final class JfrComponents {
       System.exit(2);
     }
     List<Rule> rules = new ArrayList<>();
+    List<Rule> threadRules = new ArrayList<>();
     List<String> componentOrder = new ArrayList<>();
     for (String line : Files.readAllLines(Path.of(args[0]))) {
       if (line.isBlank() || line.startsWith("#")) {
@@ -74,7 +77,12 @@ public final class JfrComponents {
         componentOrder.add(parts[0]);
       }
       for (String prefix : parts[1].split(",")) {
-        rules.add(new Rule(prefix.trim(), parts[0]));
+        String p = prefix.trim();
+        if (p.startsWith("thread:")) {
+          threadRules.add(new Rule(p.substring("thread:".length()), parts[0]));
+        } else {
+          rules.add(new Rule(p, parts[0]));
+        }
       }
     }
     long from = Long.parseLong(args[3]);
@@ -166,7 +174,10 @@ public final class JfrComponents {
       name = name.length() > 70 ? name.substring(0, 67) + "..." : name;
       String main =
           own == null || own.isEmpty()
-              ? byThreadName(procNames.get(tid), threadNames.containsKey(tid))
+              ? byThreadName(
+                  threadNames.getOrDefault(tid, procNames.get(tid)),
+                  threadNames.containsKey(tid),
+                  threadRules)
               : own.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
       threadLines.add(new String[] {String.format(Locale.ROOT, "%08.2f", seconds), name, main});
       if (own != null && !own.isEmpty()) {
@@ -176,7 +187,7 @@ public final class JfrComponents {
           sampleCounts.merge(c.getKey(), c.getValue(), Integer::sum);
         }
       } else {
-        cpu.merge(byThreadName(procNames.get(tid), threadNames.containsKey(tid)), seconds, Double::sum);
+        cpu.merge(main, seconds, Double::sum);
       }
     }
     double total = cpu.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -283,8 +294,13 @@ public final class JfrComponents {
         : className(frames.get(0)) + "." + frames.get(0).getMethod().getName();
   }
 
-  private static String byThreadName(String name, boolean javaThread) {
+  private static String byThreadName(String name, boolean javaThread, List<Rule> threadRules) {
     String n = name == null ? "" : name;
+    for (Rule rule : threadRules) {
+      if (n.startsWith(rule.prefix())) {
+        return rule.component();
+      }
+    }
     if (n.startsWith("GC Thread") || n.startsWith("G1 ")) {
       return GC;
     }
