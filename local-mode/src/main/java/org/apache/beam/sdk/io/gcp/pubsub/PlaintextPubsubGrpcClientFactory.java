@@ -39,6 +39,10 @@ public final class PlaintextPubsubGrpcClientFactory implements PubsubClient.Pubs
     ManagedChannel channel =
         ManagedChannelBuilder.forTarget(PubsubOptions.targetForRootUrl(rootUrl))
             .usePlaintext()
+            // A pull returns up to 100 messages of up to 10 MB each; gRPC's default limit of
+            // 4 MiB per response would refuse every pull behind one large message, for ever
+            // (found by HostileInputsEndToEndTest's 9 MB payloads). The JSON client has no limit.
+            .maxInboundMessageSize(Integer.MAX_VALUE)
             .build();
     return new PubsubGrpcClient(
         timestampAttribute, idAttribute, TIMEOUT_SECONDS, channel, options.getGcpCredential());
