@@ -43,9 +43,9 @@ mkdir -p "${out}"
 out="$(cd "${out}" && pwd)"
 rm -f "${out}/pipeline.jfr" "${out}/report.json"
 
-# Keep local mode's default heap; add the recording. DebugNonSafepoints makes the samples of
+# Local mode's default JVM flags (scripts/run-local.sh), plus the recording. DebugNonSafepoints makes the samples of
 # inlined code name the right method; a deep stack keeps Flink's call chains whole.
-export JAVA_OPTS="${JAVA_OPTS:--Xmx2g} -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints \
+export JAVA_OPTS="${JAVA_OPTS:--Xmx2g -XX:TieredStopAtLevel=1} -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints \
 -XX:FlightRecorderOptions=stackdepth=256 \
 -XX:StartFlightRecording=filename=${out}/pipeline.jfr,settings=profile,dumponexit=true"
 
