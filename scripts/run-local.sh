@@ -36,7 +36,9 @@ Many event types (one table per struct; see docs/LOCAL.md "Many event types"):
 
 Environment:
   SKIP_BUILD=1      use the existing jar even if sources changed
-  JAVA_OPTS         extra JVM flags (default -Xmx2g)
+  JAVA_OPTS         the runner JVM's flags (default -Xmx2g -XX:TieredStopAtLevel=1: C1 only,
+                    since a bounded run spends more CPU in C2 compiling than C2's code saves;
+                    set JAVA_OPTS=-Xmx2g for a long run)
 
 EOF
 }
@@ -95,6 +97,9 @@ fi
 # Local mode never uses Google credentials; this also stops client libraries from probing the
 # GCE metadata server.
 export NO_GCE_CHECK=true
+# C1 only: in runs of a few minutes the C2 compiler's backlog from start-up was about half of the
+# pipeline's CPU, and C1-only runs used 0.3-0.7x the CPU per event (benchmarks/RESULTS.md,
+# section 9).
 # shellcheck disable=SC2086 # JAVA_OPTS is a list of flags.
-exec java ${JAVA_OPTS:--Xmx2g} -Dthriftbq.repoRoot="${repo_root}" \
+exec java ${JAVA_OPTS:--Xmx2g -XX:TieredStopAtLevel=1} -Dthriftbq.repoRoot="${repo_root}" \
   -cp "${jar}" io.thriftbq.local.LocalRunner "$@"

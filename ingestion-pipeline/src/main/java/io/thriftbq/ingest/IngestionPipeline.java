@@ -25,6 +25,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -91,9 +92,22 @@ public final class IngestionPipeline {
    */
   public static Pipeline launch(
       IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
+    return launch(options, bigQueryServices, null);
+  }
+
+  /**
+   * Like {@link #launch(IngestionOptions, BigQueryServices)}, reading Pub/Sub through clients of
+   * {@code pubsubClientFactory} instead of Beam's JSON client when not null (local mode's plaintext
+   * gRPC client for its emulator).
+   */
+  public static Pipeline launch(
+      IngestionOptions options,
+      @Nullable BigQueryServices bigQueryServices,
+      PubsubClient.@Nullable PubsubClientFactory pubsubClientFactory) {
     IngestionPlan plan =
         IngestionPlan.of(options, IngestionPlan.Input.SOURCE)
-            .withBigQueryServices(bigQueryServices);
+            .withBigQueryServices(bigQueryServices)
+            .withPubsubClientFactory(pubsubClientFactory);
     plan.tableSetup().run(options, bigQueryServices);
     return build(options, plan);
   }

@@ -4,6 +4,7 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.read.EventMessage;
+import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.write.TableSetup;
@@ -12,6 +13,7 @@ import io.thriftbq.schema.EventTypes;
 import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
@@ -114,6 +116,27 @@ public record IngestionPlan(
   /** The router that tells each message's type (nothing to tell in a single-type job). */
   public EventRouter router() {
     return EventRouter.of(eventTypes, decoding().protocol());
+  }
+
+  /**
+   * This plan reading Pub/Sub through clients of {@code factory} instead of Beam's JSON client
+   * (local mode's plaintext gRPC client for its emulator); a plan reading Kafka, or handed its
+   * messages, is returned unchanged.
+   */
+  public IngestionPlan withPubsubClientFactory(PubsubClient.@Nullable PubsubClientFactory factory) {
+    if (factory == null || !(source instanceof PubsubEventSource pubsub)) {
+      return this;
+    }
+    return new IngestionPlan(
+        pubsub.withClientFactory(factory),
+        eventTypes,
+        types,
+        sink,
+        tableSetup,
+        deadLetterTable,
+        udfClassName,
+        eventTimeAttribute,
+        bigQueryServices);
   }
 
   /** This plan writing through {@code services} instead of the real BigQuery services. */

@@ -75,6 +75,11 @@ final class OutageTolerantPubsubClient extends PubsubClient {
     try {
       messages = delegate.pull(requestTimeMsSinceEpoch, subscription, batchSize, returnImmediately);
     } catch (IOException | RuntimeException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        // The runner is stopping the reader (gRPC's blocking client answers an interrupt with
+        // CANCELLED and keeps the flag set): not an outage, nothing to report or back off from.
+        return List.of();
+      }
       pullFailed(subscription, e, now);
       return List.of();
     }

@@ -2,6 +2,7 @@ package io.thriftbq.ingest.read;
 
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubMessage;
@@ -17,23 +18,44 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@link EventMessage}s. Elements are stamped with the publish time, which later steps use as the
  * publish-time metadata. Where Beam's own Pub/Sub source runs (Flink, the direct runner), its
  * client rides out a Pub/Sub outage instead of failing the job ({@link
- * OutageTolerantPubsubClient}); Dataflow replaces the source with its own, which does the same.
+ * OutageTolerantPubsubClient}); Dataflow replaces the source with its own, which does the same. The
+ * client is Beam's JSON one unless {@link #withClientFactory} names another (local mode reads its
+ * emulator over plaintext gRPC).
  */
 public final class PubsubEventSource extends PTransform<PBegin, PCollection<EventMessage>> {
   private final @Nullable String subscription;
   private final @Nullable String topic;
+  private final PubsubClient.PubsubClientFactory clientFactory;
 
-  private PubsubEventSource(@Nullable String subscription, @Nullable String topic) {
+  private PubsubEventSource(
+      @Nullable String subscription,
+      @Nullable String topic,
+      PubsubClient.PubsubClientFactory clientFactory) {
     this.subscription = subscription;
     this.topic = topic;
+    this.clientFactory = clientFactory;
   }
 
   public static PubsubEventSource fromSubscription(String subscription) {
-    return new PubsubEventSource(subscription, null);
+    return new PubsubEventSource(subscription, null, PubsubJsonClient.FACTORY);
   }
 
   public static PubsubEventSource fromTopic(String topic) {
-    return new PubsubEventSource(null, topic);
+    return new PubsubEventSource(null, topic, PubsubJsonClient.FACTORY);
+  }
+
+  /**
+   * This source reading through clients of {@code factory} instead of Beam's JSON client (still
+   * wrapped to ride out an outage). Only where Beam's own Pub/Sub source runs: Dataflow uses its
+   * native source whatever the client.
+   */
+  public PubsubEventSource withClientFactory(PubsubClient.PubsubClientFactory factory) {
+    return new PubsubEventSource(subscription, topic, factory);
+  }
+
+  /** The factory of the clients Beam's source reads with (before the outage wrapper). */
+  public PubsubClient.PubsubClientFactory clientFactory() {
+    return clientFactory;
   }
 
   @Override
@@ -42,7 +64,7 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
         isSet(subscription) != isSet(topic), "Set exactly one of a subscription and a topic");
     PubsubIO.Read<PubsubMessage> read =
         PubsubIO.readMessagesWithAttributesAndMessageId()
-            .withClientFactory(new OutageTolerantPubsubClient.Factory(PubsubJsonClient.FACTORY));
+            .withClientFactory(new OutageTolerantPubsubClient.Factory(clientFactory));
     read = isSet(subscription) ? read.fromSubscription(subscription) : read.fromTopic(topic);
     return begin
         .apply(isSet(subscription) ? "ReadSubscription" : "ReadTopic", read)

@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
@@ -14,6 +15,8 @@ import io.thriftbq.ingest.schema.MetadataColumn;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubGrpcClient;
+import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.Test;
 
@@ -81,6 +84,18 @@ public class KafkaSourcePlanTest {
     assertTrue(
         plan("--subscription=projects/my-project/subscriptions/events-sub").source()
             instanceof PubsubEventSource);
+  }
+
+  @Test
+  public void anotherPubsubClientReplacesTheJsonOneAndLeavesKafkaAlone() {
+    IngestionPlan pubsub = plan("--subscription=projects/my-project/subscriptions/events-sub");
+    assertSame(PubsubJsonClient.FACTORY, ((PubsubEventSource) pubsub.source()).clientFactory());
+    IngestionPlan grpc = pubsub.withPubsubClientFactory(PubsubGrpcClient.FACTORY);
+    assertSame(PubsubGrpcClient.FACTORY, ((PubsubEventSource) grpc.source()).clientFactory());
+    assertSame(pubsub.types(), grpc.types());
+    assertSame(pubsub, pubsub.withPubsubClientFactory(null));
+    IngestionPlan kafka = plan(KAFKA);
+    assertSame(kafka, kafka.withPubsubClientFactory(PubsubGrpcClient.FACTORY));
   }
 
   @Test

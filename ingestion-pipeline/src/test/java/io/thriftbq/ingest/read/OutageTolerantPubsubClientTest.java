@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import com.google.protobuf.ByteString;
 import java.io.IOException;
@@ -80,6 +81,19 @@ public class OutageTolerantPubsubClientTest {
     server.pulls.add(new IllegalStateException("channel shut down"));
     assertThat(client.pull(now.get(), SUBSCRIPTION, 10, true), empty());
     assertEquals(1, client.consecutivePullFailures());
+  }
+
+  @Test
+  public void aPullCancelledBecauseTheReaderIsStoppingIsNoOutage() throws Exception {
+    server.pulls.add(new IllegalStateException("CANCELLED: Thread interrupted"));
+    Thread.currentThread().interrupt();
+    try {
+      assertThat(client.pull(now.get(), SUBSCRIPTION, 10, true), empty());
+      assertTrue(Thread.currentThread().isInterrupted());
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(0, client.consecutivePullFailures());
   }
 
   @Test

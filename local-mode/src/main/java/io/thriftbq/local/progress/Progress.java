@@ -12,6 +12,8 @@ import java.util.List;
  * @param generatorMillis when the poll first saw publishing finished, or -1
  * @param accountedAtMillis when the poll first saw every event accounted for, or -1
  * @param problems why following stopped early (pipeline failed, timeout), if it did
+ * @param startedEpochMillis the wall-clock time (epoch milliseconds) the elapsed times count from,
+ *     so that outside tools (a profiler's samples) can be placed on the timeline
  */
 public record Progress(
     List<ProgressSample> timeline,
@@ -20,7 +22,8 @@ public record Progress(
     long generatorMillis,
     long accountedAtMillis,
     boolean timedOut,
-    List<String> problems) {
+    List<String> problems,
+    long startedEpochMillis) {
   public Progress {
     timeline = List.copyOf(timeline);
     costs = List.copyOf(costs);

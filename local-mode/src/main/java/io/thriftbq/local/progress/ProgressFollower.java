@@ -29,6 +29,8 @@ public final class ProgressFollower {
   /** Follows until done; {@code startNanos} is when the ingestion pipeline was started. */
   public Progress follow(PipelineResult ingestion, Publishing publishing, long startNanos)
       throws Exception {
+    long startedEpochMillis =
+        System.currentTimeMillis() - (System.nanoTime() - startNanos) / 1_000_000;
     List<ProgressSample> timeline = new ArrayList<>();
     List<RunCosts.Sample> costs = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -90,7 +92,14 @@ public final class ProgressFollower {
     // deadline; an exactly-once step must not produce any, so give them a moment to show.
     Thread.sleep(timedOut ? 0 : 2000);
     return new Progress(
-        timeline, costs, costsMeasured, generatorMillis, accountedAtMillis, timedOut, problems);
+        timeline,
+        costs,
+        costsMeasured,
+        generatorMillis,
+        accountedAtMillis,
+        timedOut,
+        problems,
+        startedEpochMillis);
   }
 
   private void printLine(

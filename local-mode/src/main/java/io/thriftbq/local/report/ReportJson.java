@@ -80,6 +80,8 @@ final class ReportJson {
     ObjectNode counters = root.putObject("pipeline_counters");
     new TreeMap<>(result.pipelineCounters()).forEach(counters::put);
 
+    // t_ms counts from this wall-clock time (epoch ms): lets a profile be cut to the same window.
+    root.put("timeline_start_epoch_ms", result.progress().startedEpochMillis());
     ArrayNode timeline = root.putArray("timeline");
     for (ProgressSample point : result.progress().timeline()) {
       timeline

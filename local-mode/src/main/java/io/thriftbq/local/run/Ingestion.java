@@ -6,12 +6,14 @@ import io.thriftbq.local.stack.EmulatorBigQueryServices;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.util.List;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.io.gcp.pubsub.PlaintextPubsubGrpcClientFactory;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
  * Starts the ingestion pipeline in this JVM, writing through the emulator's BigQuery services: REST
  * through Beam's own client at {@code --bigQueryEndpoint}, the Storage Write API over plaintext
- * gRPC (see {@link EmulatorBigQueryServices}).
+ * gRPC (see {@link EmulatorBigQueryServices}); Pub/Sub is read with Beam's gRPC client over a
+ * plaintext channel ({@link PlaintextPubsubGrpcClientFactory}) rather than its JSON client.
  */
 public final class Ingestion {
   private Ingestion() {}
@@ -26,7 +28,10 @@ public final class Ingestion {
         PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
             .withValidation()
             .as(IngestionOptions.class);
-    return IngestionPipeline.launch(options, new EmulatorBigQueryServices(storageWriteEndpoint))
+    return IngestionPipeline.launch(
+            options,
+            new EmulatorBigQueryServices(storageWriteEndpoint),
+            new PlaintextPubsubGrpcClientFactory())
         .run();
   }
 }

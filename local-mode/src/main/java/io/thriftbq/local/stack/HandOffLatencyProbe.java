@@ -58,6 +58,19 @@ public final class HandOffLatencyProbe {
     samples[size++] = latencyMillis;
   }
 
+  /**
+   * The rows of one hand-off to {@code table} (null when unknown) at {@code nowMillis}: {@code
+   * count} events created at {@code createdMillis[0..count)}, and {@code missing} rows without a
+   * usable event time; one lock for the whole batch.
+   */
+  static synchronized void recordAll(
+      long nowMillis, long[] createdMillis, int count, int missing, @Nullable String table) {
+    for (int i = 0; i < count; i++) {
+      record(nowMillis - createdMillis[i], createdMillis[i], table);
+    }
+    rowsWithoutEventTime += missing;
+  }
+
   static synchronized void recordMissingEventTime() {
     rowsWithoutEventTime++;
   }

@@ -49,6 +49,11 @@ public final class ManagedProcess implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    // JAVA_OPTS holds the runner's own JVM flags (scripts/run-local.sh passes it to the runner);
+    // the Pub/Sub emulator's launcher would apply them too (a heap size, or a profiler writing to
+    // the runner's recording file and corrupting it). Its own flags go in
+    // CLOUD_PUBSUB_EMULATOR_OPTS.
+    builder.environment().remove("JAVA_OPTS");
     builder.environment().putAll(environment);
     Process process = builder.start();
     LOG.fine(() -> name + " started, pid " + process.pid() + ": " + String.join(" ", command));

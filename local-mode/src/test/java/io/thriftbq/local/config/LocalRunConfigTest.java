@@ -180,6 +180,7 @@ public class LocalRunConfigTest {
     assertThat(args, hasItem("--runner=FlinkRunner"));
     assertThat(args, hasItem("--flinkMaster=[local]"));
     assertThat(args, hasItem("--checkpointingInterval=1000"));
+    assertThat(args, hasItem("--fasterCopy=true"));
     LocalEngine custom =
         parse(
                 "--engine",
