@@ -98,7 +98,7 @@ public final class IngestionPipeline {
   /**
    * Like {@link #launch(IngestionOptions, BigQueryServices)}, reading Pub/Sub through clients of
    * {@code pubsubClientFactory} instead of Beam's JSON client when not null (local mode's plaintext
-   * gRPC client for its emulator).
+   * gRPC client for its local server).
    */
   public static Pipeline launch(
       IngestionOptions options,

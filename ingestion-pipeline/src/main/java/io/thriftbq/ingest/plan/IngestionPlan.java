@@ -119,8 +119,8 @@ public record IngestionPlan(
   }
 
   /**
-   * This plan reading Pub/Sub through clients of {@code factory} instead of Beam's JSON client
-   * (local mode's plaintext gRPC client for its emulator); a plan reading Kafka, or handed its
+   * This plan reading Pub/Sub through clients of {@code factory} instead of Beam's JSON client (for
+   * example a plaintext gRPC client for a local server); a plan reading Kafka, or handed its
    * messages, is returned unchanged.
    */
   public IngestionPlan withPubsubClientFactory(PubsubClient.@Nullable PubsubClientFactory factory) {

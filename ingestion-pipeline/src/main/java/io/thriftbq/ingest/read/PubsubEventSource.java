@@ -20,7 +20,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * client rides out a Pub/Sub outage instead of failing the job ({@link
  * OutageTolerantPubsubClient}); Dataflow replaces the source with its own, which does the same. The
  * client is Beam's JSON one unless {@link #withClientFactory} names another (local mode reads its
- * emulator over plaintext gRPC).
+ * local server over plaintext gRPC).
  */
 public final class PubsubEventSource extends PTransform<PBegin, PCollection<EventMessage>> {
   private final @Nullable String subscription;
