@@ -34,12 +34,6 @@ public record EventMessage(
     attributes = attributes == null ? Map.of() : attributes;
   }
 
-  /** A message without a Kafka origin: from Pub/Sub, a test or an embedding pipeline. */
-  public static EventMessage of(
-      byte[] payload, @Nullable Map<String, String> attributes, @Nullable String messageId) {
-    return new EventMessage(payload, attributes, messageId, null);
-  }
-
   /** The message Pub/Sub delivered. */
   public static EventMessage fromPubsub(PubsubMessage message) {
     return new EventMessage(

@@ -2,8 +2,6 @@ package io.thriftbq.ingest.schema;
 
 import io.thriftbq.ingest.options.MetadataOptions;
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -143,20 +141,13 @@ public record MetadataColumns(Set<MetadataColumn> columns) implements Serializab
     return columns.size();
   }
 
-  /** The position of {@code column} among these columns, or -1 when it is not one of them. */
-  public int indexOf(MetadataColumn column) {
-    return inOrder().indexOf(column);
-  }
-
   private static Set<MetadataColumn> select(MetadataColumn... columns) {
-    Collection<MetadataColumn> chosen = new ArrayList<>();
+    Set<MetadataColumn> set = EnumSet.noneOf(MetadataColumn.class);
     for (MetadataColumn column : columns) {
       if (column != null) {
-        chosen.add(column);
+        set.add(column);
       }
     }
-    Set<MetadataColumn> set = EnumSet.noneOf(MetadataColumn.class);
-    set.addAll(chosen);
     return set;
   }
 }
