@@ -94,12 +94,29 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]] && needs_build; then
     -pl local-mode -am package)
 fi
 
+# A profiled run (--profile, or --compare-steps without --no-profile; the runner decides the same
+# way) records with Java Flight Recorder in this JVM: DebugNonSafepoints makes samples of inlined
+# code name the inlined method, and a deep stack keeps Flink's call chains whole (JFR keeps 64
+# frames by default).
+profile_flags=""
+profiling=0
+for arg in "$@"; do
+  case "${arg}" in
+    --compare-steps) [[ "${profiling}" == off ]] || profiling=1 ;;
+    --profile) profiling=1 ;;
+    --no-profile) profiling=off ;;
+  esac
+done
+if [[ "${profiling}" == 1 ]]; then
+  profile_flags="-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:FlightRecorderOptions=stackdepth=256"
+fi
+
 # Local mode never uses Google credentials; this also stops client libraries from probing the
 # GCE metadata server.
 export NO_GCE_CHECK=true
 # C1 only: in runs of a few minutes the C2 compiler's backlog from start-up was about half of the
 # pipeline's CPU, and C1-only runs used 0.3-0.7x the CPU per event (benchmarks/RESULTS.md,
 # section 9).
-# shellcheck disable=SC2086 # JAVA_OPTS is a list of flags.
-exec java ${JAVA_OPTS:--Xmx2g -XX:TieredStopAtLevel=1} -Dthriftbq.repoRoot="${repo_root}" \
+# shellcheck disable=SC2086 # JAVA_OPTS and profile_flags are lists of flags.
+exec java ${JAVA_OPTS:--Xmx2g -XX:TieredStopAtLevel=1} ${profile_flags} -Dthriftbq.repoRoot="${repo_root}" \
   -cp "${jar}" io.thriftbq.local.LocalRunner "$@"

@@ -29,6 +29,7 @@ public class PackageLayersTest {
   static final List<String> LAYERS =
       List.of(
           "stack", // emulator processes and their clients
+          "profile", // the pipeline's CPU by component: JFR and /proc, the rules
           "engine", // the embedded Flink cluster or the DirectRunner
           "config", // what a run does: flags, tuning steps, tables
           "progress", // following a run: polls, CPU, rates, pipeline metrics

@@ -46,6 +46,10 @@ public final class LocalRunConfig implements Cloneable {
   List<TuningStep> compareList = TuningStep.all();
   Path htmlFile = Paths.get("compare-steps.html");
   boolean stepGiven;
+
+  /** Null: the default, on for --compare-steps and off for one run. */
+  Boolean profile;
+
   boolean stepsGiven;
 
   public static LocalRunConfig defaults() {
@@ -77,6 +81,7 @@ public final class LocalRunConfig implements Cloneable {
   public LocalRunConfig forComparedStep(TuningStep value, String tableName) {
     try {
       LocalRunConfig copy = (LocalRunConfig) clone();
+      copy.profile = profile();
       copy.compareSteps = false;
       copy.step = value;
       copy.table = tableName;
@@ -85,6 +90,19 @@ public final class LocalRunConfig implements Cloneable {
     } catch (CloneNotSupportedException e) {
       throw new AssertionError(e);
     }
+  }
+
+  /**
+   * Whether the run splits the pipeline's CPU by component (Java Flight Recorder in this JVM):
+   * {@code --profile}, or {@code --compare-steps} without {@code --no-profile}.
+   */
+  public boolean profile() {
+    return profile != null ? profile : compareSteps;
+  }
+
+  public LocalRunConfig profile(boolean value) {
+    profile = value;
+    return this;
   }
 
   public boolean compareSteps() {

@@ -67,6 +67,12 @@ final class RunFlags {
         "  --compare-steps         run several steps one after another on the same generated",
         "                          events and print them side by side, with an HTML report of",
         "                          charts (--html); see docs/TUNING.md",
+        "  --profile               split the pipeline's CPU per event by component (source",
+        "                          client, engine, our decode and convert, BigQuery write, JIT,",
+        "                          GC, ...) with Java Flight Recorder in this JVM, over the window",
+        "                          of the CPU figures; in the report and its JSON. Costs a few %",
+        "                          of CPU. On by default with --compare-steps",
+        "  --no-profile            with --compare-steps: do not profile (one CPU bar per process)",
         "  --steps LIST            the steps to compare, comma-separated (default: all)",
         "  --html FILE             where --compare-steps writes its HTML report",
         "                          (default compare-steps.html)",
@@ -123,6 +129,12 @@ final class RunFlags {
           break;
         case "--compare-steps":
           config.compareSteps = true;
+          break;
+        case "--profile":
+          config.profile = true;
+          break;
+        case "--no-profile":
+          config.profile = false;
           break;
         default:
           if (!name.startsWith("--")) {
@@ -309,6 +321,12 @@ final class RunFlags {
     if (config.compareSteps && config.table != null) {
       throw new IllegalArgumentException(
           "--table names one run's table; --compare-steps names a table per step");
+    }
+    if (config.profile() && config.generatorPipeline) {
+      throw new IllegalArgumentException(
+          "--profile splits the pipeline's CPU, which --generator-pipeline mixes with the"
+              + " generator's (both run in this JVM): drop one of them"
+              + (config.compareSteps ? " (or add --no-profile)" : ""));
     }
     if (config.idField != null
         && !config.idField.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {

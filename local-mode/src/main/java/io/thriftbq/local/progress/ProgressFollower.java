@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.function.LongConsumer;
 import org.apache.beam.sdk.PipelineResult;
 
 /**
@@ -28,6 +29,17 @@ public final class ProgressFollower {
 
   /** Follows until done; {@code startNanos} is when the ingestion pipeline was started. */
   public Progress follow(PipelineResult ingestion, Publishing publishing, long startNanos)
+      throws Exception {
+    return follow(ingestion, publishing, startNanos, elapsedMillis -> {});
+  }
+
+  /**
+   * Follows until done, calling {@code atCostSample} with the poll's elapsed time right after each
+   * CPU sample is taken (a profiler reads its per-thread CPU there, so that it can cut the same
+   * window as the run's CPU figures).
+   */
+  public Progress follow(
+      PipelineResult ingestion, Publishing publishing, long startNanos, LongConsumer atCostSample)
       throws Exception {
     long startedEpochMillis =
         System.currentTimeMillis() - (System.nanoTime() - startNanos) / 1_000_000;
@@ -61,6 +73,7 @@ public final class ProgressFollower {
                 RunCosts.jvmCpuSeconds() - publisherCpu.getAsDouble() - followerCpu,
                 RunCosts.processTreeCpuSeconds(stack.sourcePid(config.source())),
                 RunCosts.processTreeCpuSeconds(stack.bigquery().pid())));
+        atCostSample.accept(elapsed);
       }
       if (config.progress()) {
         printLine(previous, sample, lastPublished, published);

@@ -57,24 +57,52 @@ public final class RunCosts {
   }
 
   /**
-   * CPU seconds per 100,000 rows between the first sample that saw rows and the last sample; null
-   * when the run wrote too few rows in between to say.
+   * The part of the run the CPU figures cover: from the first sample that saw rows (start-up left
+   * out) to the last sample.
+   */
+  public record Window(Sample first, Sample last) {
+    public long rows() {
+      return last.rows() - first.rows();
+    }
+  }
+
+  /** The window of {@code samples}; empty when no sample saw rows. */
+  public static Optional<Window> window(List<Sample> samples) {
+    for (int i = 0; i < samples.size(); i++) {
+      if (samples.get(i).rows() > 0) {
+        return Optional.of(new Window(samples.get(i), samples.get(samples.size() - 1)));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The second half of the window, from the sample in its middle (by count) to the last: the JVM is
+   * warmer there (a bounded run spends much of its CPU compiling early on).
+   */
+  public static Optional<Window> secondHalf(List<Sample> samples) {
+    for (int i = 0; i < samples.size(); i++) {
+      if (samples.get(i).rows() > 0) {
+        int middle = (i + samples.size() - 1) / 2;
+        return Optional.of(new Window(samples.get(middle), samples.get(samples.size() - 1)));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * CPU seconds per 100,000 rows over the {@link #window}; null when the run wrote too few rows in
+   * it to say.
    */
   public static Double perHundredThousandRows(
       List<Sample> samples, java.util.function.ToDoubleFunction<Sample> cpu) {
-    Sample first = null;
-    for (Sample s : samples) {
-      if (s.rows() > 0) {
-        first = s;
-        break;
-      }
-    }
-    if (first == null) {
+    Optional<Window> window = window(samples);
+    if (window.isEmpty()) {
       return null;
     }
-    Sample last = samples.get(samples.size() - 1);
-    long rows = last.rows() - first.rows();
-    double seconds = cpu.applyAsDouble(last) - cpu.applyAsDouble(first);
+    long rows = window.get().rows();
+    double seconds =
+        cpu.applyAsDouble(window.get().last()) - cpu.applyAsDouble(window.get().first());
     if (rows < 100 || Double.isNaN(seconds)) {
       return null;
     }

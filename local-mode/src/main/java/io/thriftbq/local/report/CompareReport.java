@@ -7,7 +7,8 @@ import java.util.function.Function;
 
 /**
  * The tuning steps side by side: a plain-text table for the terminal and a self-contained HTML page
- * (inline SVG charts, no script, nothing fetched) for a person to look at.
+ * (inline SVG charts, no script, nothing fetched) for a person to look at; its CPU chart is {@link
+ * CpuBars}.
  */
 public final class CompareReport {
   /** How each column was measured, printed under the table and the charts. */
@@ -108,6 +109,7 @@ public final class CompareReport {
         .append("th{font-weight:600;font-size:11px;vertical-align:bottom}")
         .append("td:nth-child(2),th:nth-child(2){text-align:left}")
         .append(".chart{margin:1.5em 0}.failed{color:#b00020;font-weight:bold}")
+        .append("table.cpu{margin-top:6px}table.cpu td:nth-child(2){text-align:right}")
         .append("h2{font-size:18px;margin-bottom:4px}p.how{font-size:13px;color:#555;margin:2px 0}")
         .append("</style></head><body>\n");
     h.append("<h1>Tuning steps compared</h1>\n<p>").append(escape(setting)).append("</p>\n");
@@ -153,15 +155,7 @@ public final class CompareReport {
             List.of(new Series("events/s", "#1a73e8", StepFigures::sustainedEventsPerSec)),
             0,
             HOW.get(0)));
-    h.append(
-        chart(
-            "CPU-seconds per 100,000 events (lower is better)",
-            List.of(
-                new Series("pipeline", "#1a73e8", StepFigures::pipelineCpuPer100k),
-                new Series(sourceServer, "#fbbc04", StepFigures::sourceCpuPer100k),
-                new Series("BigQuery emulator", "#34a853", StepFigures::bigqueryCpuPer100k)),
-            1,
-            HOW.get(1)));
+    h.append(new CpuBars(steps, sourceServer).html(HOW.get(1)));
     h.append(
         chart(
             "Encoded bytes per element handed to BigQueryIO",

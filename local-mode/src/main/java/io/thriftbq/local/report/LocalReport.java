@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.profile.ComponentTable;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.IdFieldCheck;
@@ -326,6 +327,17 @@ public final class LocalReport {
             cost.path("bigquery_emulator_cpu_sec_per_100k_events").asText("?"),
             cost.path("encoded_bytes_per_element").asText("?"),
             cost.path("exchanged_bytes_per_input_byte").asText("n/a")));
+    JsonNode profile = json.path(ComponentTable.REPORT_KEY).path("window");
+    if (profile.has("groups")) {
+      s.append(
+          String.format(
+              "Pipeline CPU      %s µs per event by component (%s execution samples; details in"
+                  + " the JSON report, %s):%n",
+              profile.path("us_per_event").asText(),
+              profile.path("execution_samples").asText(),
+              ComponentTable.REPORT_KEY));
+      s.append(ComponentTable.byGroup(profile));
+    }
     JsonNode l = json.path("latency_ms");
     if (latencySamples.length > 0) {
       s.append(

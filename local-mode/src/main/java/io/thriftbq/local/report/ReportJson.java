@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.profile.ComponentTable;
 import io.thriftbq.local.progress.Percentiles;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressSample;
@@ -75,6 +76,9 @@ final class ReportJson {
 
     putThroughput(root.putObject("throughput"), report, result);
     putCosts(root.putObject("costs"), result);
+    if (result.cpuByComponent() != null) {
+      root.set(ComponentTable.REPORT_KEY, result.cpuByComponent().toJson());
+    }
     putLatency(root.putObject("latency_ms"), report, result);
 
     ObjectNode counters = root.putObject("pipeline_counters");

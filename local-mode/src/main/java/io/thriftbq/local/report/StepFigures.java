@@ -2,6 +2,10 @@ package io.thriftbq.local.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.local.config.TuningStep;
+import io.thriftbq.local.profile.ComponentTable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One step's figures in a comparison, read from its run's report. A figure the run could not
@@ -12,6 +16,8 @@ import io.thriftbq.local.config.TuningStep;
  * @param sourceCpuPer100k the Pub/Sub emulator's or the Kafka broker's, whichever carried the
  *     events
  * @param latencyP50Millis p50 after warm-up (or of all samples when none came after it)
+ * @param pipelineShareByGroup the pipeline's CPU by component group as shares of its whole (the
+ *     profile's groups, in order), empty when the run was not profiled
  */
 public record StepFigures(
     int step,
@@ -25,7 +31,42 @@ public record StepFigures(
     Double encodedBytesPerElement,
     Double exchangedBytesPerInputByte,
     Long latencyP50Millis,
-    Long latencyP99Millis) {
+    Long latencyP99Millis,
+    Map<String, Double> pipelineShareByGroup) {
+
+  public StepFigures {
+    pipelineShareByGroup = Collections.unmodifiableMap(new LinkedHashMap<>(pipelineShareByGroup));
+  }
+
+  /** A step that was not profiled. */
+  public StepFigures(
+      int step,
+      String describe,
+      boolean ok,
+      double publishedPerSec,
+      Double sustainedEventsPerSec,
+      Double pipelineCpuPer100k,
+      Double sourceCpuPer100k,
+      Double bigqueryCpuPer100k,
+      Double encodedBytesPerElement,
+      Double exchangedBytesPerInputByte,
+      Long latencyP50Millis,
+      Long latencyP99Millis) {
+    this(
+        step,
+        describe,
+        ok,
+        publishedPerSec,
+        sustainedEventsPerSec,
+        pipelineCpuPer100k,
+        sourceCpuPer100k,
+        bigqueryCpuPer100k,
+        encodedBytesPerElement,
+        exchangedBytesPerInputByte,
+        latencyP50Millis,
+        latencyP99Millis,
+        Map.of());
+  }
 
   public static StepFigures of(TuningStep step, LocalReport report) {
     JsonNode json = report.json;
@@ -45,7 +86,16 @@ public record StepFigures(
         number(costs.path("encoded_bytes_per_element")),
         number(costs.path("exchanged_bytes_per_input_byte")),
         percentiles.has("p50") ? percentiles.path("p50").asLong() : null,
-        percentiles.has("p99") ? percentiles.path("p99").asLong() : null);
+        percentiles.has("p99") ? percentiles.path("p99").asLong() : null,
+        groupShares(json.path(ComponentTable.REPORT_KEY).path("window").path("groups")));
+  }
+
+  private static Map<String, Double> groupShares(JsonNode groups) {
+    Map<String, Double> shares = new LinkedHashMap<>();
+    for (JsonNode group : groups) {
+      shares.put(group.path("group").asText(), group.path("share").asDouble());
+    }
+    return shares;
   }
 
   private static Double number(JsonNode node) {

@@ -2,6 +2,7 @@ package io.thriftbq.local.result;
 
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.profile.PipelineProfile;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.source.MalformedMessages;
 import java.util.Collections;
@@ -32,6 +33,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param typeMix with many event types, each event's struct and table; else null
  * @param latencyByTable hand-off latencies per event table (all samples)
  * @param steadyLatencyByTable the same, for events created after the warm-up
+ * @param cpuByComponent the pipeline's CPU by component ({@code --profile}); else null
  */
 public record RunResult(
     LocalRunConfig config,
@@ -57,7 +59,8 @@ public record RunResult(
     List<String> problems,
     @Nullable TypeMix typeMix,
     Map<String, long[]> latencyByTable,
-    Map<String, long[]> steadyLatencyByTable) {
+    Map<String, long[]> steadyLatencyByTable,
+    @Nullable PipelineProfile cpuByComponent) {
 
   /** Events created this soon after the pipeline was started wait for the engine to start. */
   public static final long WARMUP_MILLIS = 10_000;

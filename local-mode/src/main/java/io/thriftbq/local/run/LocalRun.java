@@ -7,9 +7,13 @@ import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.engine.FlinkMetrics;
 import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.profile.ComponentSplit;
+import io.thriftbq.local.profile.PipelineProfile;
+import io.thriftbq.local.profile.PipelineProfiler;
 import io.thriftbq.local.progress.PipelineMetrics;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressFollower;
+import io.thriftbq.local.progress.RunCosts;
 import io.thriftbq.local.report.LocalReport;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
@@ -20,17 +24,21 @@ import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.HandOffLatencyProbe;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongFunction;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.DistributionResult;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * One local run on an already started {@link EmulatorStack}: creates its source and tables, starts
@@ -101,6 +109,8 @@ public final class LocalRun {
             ? ElementSizes.meanEncodedBytes(ingestArgs, mix, RunResult.ENCODED_SIZE_SAMPLE)
             : ElementSizes.meanEncodedBytes(ingestArgs, generator, RunResult.ENCODED_SIZE_SAMPLE);
     HandOffLatencyProbe.reset();
+    // Before the pipeline starts, so that its threads and the publisher's are in the recording.
+    PipelineProfiler profiler = config.profile() ? PipelineProfiler.start() : null;
     long startNanos = System.nanoTime();
     long startEpochMillis = System.currentTimeMillis();
     PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
@@ -109,8 +119,13 @@ public final class LocalRun {
       Progress progress =
           new ProgressFollower(
                   config, stack, new TableQueries(stack, tables, source.attributesColumn()), out)
-              .follow(ingestion, publishing, startNanos);
+              .follow(
+                  ingestion,
+                  publishing,
+                  startNanos,
+                  profiler == null ? elapsedMillis -> {} : profiler::mark);
       List<String> problems = new ArrayList<>(progress.problems());
+      PipelineProfile cpuByComponent = cpuByComponent(profiler, progress);
       problems.addAll(publishing.problems());
       MetricQueryResults metrics = PipelineMetrics.ingestion(ingestion);
       boolean flink = PipelineControl.isFlink(ingestion);
@@ -159,10 +174,56 @@ public final class LocalRun {
           problems,
           typeMix,
           latencyByTable(tables, 0),
-          latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS));
+          latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS),
+          cpuByComponent);
     } finally {
       PipelineControl.cancelQuietly(ingestion);
+      if (profiler != null) {
+        profiler.close();
+      }
     }
+  }
+
+  /**
+   * Stops the profiler and splits the pipeline's CPU over the window of the run's CPU figures and
+   * its second half; null without a profiler, or when it cannot (said, but the run is not failed
+   * for it: the profile describes the run, it does not judge it).
+   */
+  private @Nullable PipelineProfile cpuByComponent(
+      @Nullable PipelineProfiler profiler, Progress progress) {
+    if (profiler == null) {
+      return null;
+    }
+    Optional<RunCosts.Window> whole = RunCosts.window(progress.costs());
+    if (whole.isEmpty()) {
+      out.println("--profile: no CPU window (no rows were counted), so no profile");
+      return null;
+    }
+    List<PipelineProfiler.Window> windows = new ArrayList<>();
+    windows.add(profileWindow(whole.get()));
+    RunCosts.secondHalf(progress.costs()).ifPresent(w -> windows.add(profileWindow(w)));
+    Path keep = null;
+    if (config.reportFile() != null) {
+      String name = config.reportFile().getFileName().toString().replaceFirst("\\.json$", "");
+      keep = config.reportFile().toAbsolutePath().resolveSibling(name + ".jfr");
+    }
+    try {
+      List<ComponentSplit> splits = profiler.finish(windows, keep);
+      if (splits.get(0) == null) {
+        out.println("--profile: the profiler missed the window's polls, so no profile");
+        return null;
+      }
+      return new PipelineProfile(
+          splits.get(0), splits.size() > 1 ? splits.get(1) : null, PipelineProfiler.jvmSetup());
+    } catch (IOException e) {
+      out.println("--profile: reading the recording failed: " + e);
+      return null;
+    }
+  }
+
+  private static PipelineProfiler.Window profileWindow(RunCosts.Window window) {
+    return new PipelineProfiler.Window(
+        window.first().elapsedMillis(), window.last().elapsedMillis(), window.rows());
   }
 
   /** Each generated event's type, as the publisher (and the generator pipeline) chooses it. */

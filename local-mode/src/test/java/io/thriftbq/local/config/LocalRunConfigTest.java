@@ -276,4 +276,41 @@ public class LocalRunConfigTest {
           String.join(" ", bad), IllegalArgumentException.class, () -> LocalRunConfig.parse(bad));
     }
   }
+
+  @Test
+  public void profilingIsOnForCompareStepsAndOnlyOnRequestForOneRun() {
+    assertFalse(LocalRunConfig.parse(new String[0]).profile());
+    assertTrue(LocalRunConfig.parse(new String[] {"--profile"}).profile());
+    LocalRunConfig compare = LocalRunConfig.parse(new String[] {"--compare-steps"});
+    assertTrue(compare.profile());
+    // Each compared step carries the comparison's choice.
+    assertTrue(compare.forComparedStep(TuningStep.of(6), "t6").profile());
+    LocalRunConfig plain = LocalRunConfig.parse(new String[] {"--compare-steps", "--no-profile"});
+    assertFalse(plain.profile());
+    assertFalse(plain.forComparedStep(TuningStep.of(6), "t6").profile());
+    // The last of --profile and --no-profile wins.
+    assertTrue(LocalRunConfig.parse(new String[] {"--no-profile", "--profile"}).profile());
+    assertThat(LocalRunConfig.usage(), containsString("--no-profile"));
+  }
+
+  @Test
+  public void profilingRefusesTheGeneratorPipelineWhoseCpuItCannotTellApart() {
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LocalRunConfig.parse(new String[] {"--profile", "--generator-pipeline"}))
+            .getMessage(),
+        containsString("--generator-pipeline"));
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    LocalRunConfig.parse(new String[] {"--compare-steps", "--generator-pipeline"}))
+            .getMessage(),
+        containsString("--no-profile"));
+    assertTrue(
+        LocalRunConfig.parse(
+                new String[] {"--compare-steps", "--generator-pipeline", "--no-profile"})
+            .generatorPipeline());
+  }
 }
