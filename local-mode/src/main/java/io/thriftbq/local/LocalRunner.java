@@ -61,12 +61,13 @@ public final class LocalRunner {
     }
     String setting =
         String.format(
-            "%d events per step at %d/s (seed %d) through the %s, %s; %d cores, %s; %s",
+            "%d events per step at %d/s (seed %d) through the %s, %s%s; %d cores, %s; %s",
             config.events(),
             config.rate(),
             config.seed(),
             config.source().serverName(),
             config.engine().describe(),
+            config.profile() ? ", pipeline profiled (JFR)" : "",
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
             java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));

@@ -23,7 +23,10 @@ final class CpuBars {
           + " shares of the pipeline's CPU figure. gRPC's transport serves both the Storage Write"
           + " and the Pub/Sub client and is drawn with the BigQuery write. JIT is the JVM"
           + " compiling hot code, large in a run of minutes and amortized on a long-running"
-          + " worker. A step run with --no-profile shows the pipeline as one segment. The"
+          + " worker; the steps run one after another in one JVM, so the first steps pay most of"
+          + " it. A profile of a few seconds has few samples (JFR samples only threads running"
+          + " Java code; the JSON report gives the count): read small segments as rough. A step"
+          + " run with --no-profile shows the pipeline as one segment. The"
           + " emulators' segments are their whole processes: local machinery that Dataflow does"
           + " not run.";
 
