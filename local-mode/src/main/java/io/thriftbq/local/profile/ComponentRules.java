@@ -23,7 +23,13 @@ public final class ComponentRules {
   /** A thread with CPU in the window but no samples, whose name no rule matches. */
   public static final String UNSAMPLED = "other (Java threads with CPU but no samples in window)";
 
-  /** The group of the two components above. */
+  /**
+   * CPU of threads that ended in the window (the process's CPU less its live threads'), when none
+   * of them left samples to spread it over.
+   */
+  public static final String ENDED = "other (threads that ended in the window, no samples)";
+
+  /** The group of the three components above. */
   public static final String OTHER_GROUP = "other";
 
   /** Linux keeps a thread's name ({@code /proc/.../comm}) to this many characters. */
@@ -105,7 +111,7 @@ public final class ComponentRules {
     if (!rules.groups.contains(OTHER_GROUP)) {
       rules.groups.add(OTHER_GROUP);
     }
-    for (String builtIn : List.of(UNLISTED, UNSAMPLED)) {
+    for (String builtIn : List.of(UNLISTED, UNSAMPLED, ENDED)) {
       rules.components.add(builtIn);
       rules.groupOf.put(builtIn, OTHER_GROUP);
     }

@@ -50,8 +50,12 @@ public record ComponentSplit(
       String decidingFrame,
       boolean truncated) {}
 
-  /** All threads' CPU at one moment. */
-  public record Snapshot(long epochMillis, Map<Long, ThreadCpuTimes.ThreadCpu> threads) {}
+  /**
+   * All threads' CPU at one moment, and the process's, which also holds the CPU of threads that
+   * have ended.
+   */
+  public record Snapshot(
+      long epochMillis, long processCpuNanos, Map<Long, ThreadCpuTimes.ThreadCpu> threads) {}
 
   /**
    * One component's CPU.
@@ -160,12 +164,41 @@ public record ComponentSplit(
       threads.add(new ThreadLine(name, seconds, most));
     }
 
+    // Threads that ended in the window took their last CPU (or, when they lived between two
+    // polls, all of it) with them out of /proc; the process's CPU still holds it. Spread it over
+    // the samples of the threads that were gone at the window's end, like any thread's CPU.
+    double ended =
+        endedThreadsCpuSeconds(snapshots, from, to, threadCpuInWindow(snapshots, from, to));
+    if (ended > 0) {
+      Set<Long> alive = threadsAt(snapshots, to);
+      Map<String, Integer> endedSamples = new HashMap<>();
+      for (Sample sample : samples) {
+        if (sample.epochMillis() >= from
+            && sample.epochMillis() <= to
+            && !alive.contains(sample.threadId())
+            && !excludedThreads.contains(sample.threadId())) {
+          endedSamples.merge(sample.component(), 1, Integer::sum);
+        }
+      }
+      int n = endedSamples.values().stream().mapToInt(Integer::intValue).sum();
+      if (n == 0) {
+        cpu.merge(ComponentRules.ENDED, ended, Double::sum);
+        byThread.putIfAbsent(ComponentRules.ENDED, true);
+      } else {
+        for (var c : endedSamples.entrySet()) {
+          cpu.merge(c.getKey(), ended * c.getValue() / n, Double::sum);
+          sampleCounts.merge(c.getKey(), c.getValue(), Integer::sum);
+        }
+      }
+    }
     double totalCpu = cpu.values().stream().mapToDouble(Double::doubleValue).sum();
     List<Part> parts = new ArrayList<>();
     for (String component : rules.components()) {
       double seconds = cpu.getOrDefault(component, 0.0);
       boolean builtIn =
-          component.equals(ComponentRules.UNLISTED) || component.equals(ComponentRules.UNSAMPLED);
+          component.equals(ComponentRules.UNLISTED)
+              || component.equals(ComponentRules.UNSAMPLED)
+              || component.equals(ComponentRules.ENDED);
       if (seconds > 0 || !builtIn) {
         parts.add(
             new Part(
@@ -201,6 +234,39 @@ public record ComponentSplit(
         threads.subList(0, Math.min(10, threads.size())),
         frames,
         truncated);
+  }
+
+  /**
+   * The process's CPU in the window less every listed thread's: what threads that ended took with
+   * them (never negative).
+   */
+  static double endedThreadsCpuSeconds(
+      List<Snapshot> snapshots, long from, long to, Map<Long, ThreadCpuTimes.ThreadCpu> threads) {
+    Snapshot first = null;
+    Snapshot last = null;
+    for (Snapshot snapshot : snapshots) {
+      if (snapshot.epochMillis() <= from) {
+        first = snapshot;
+      }
+      if (snapshot.epochMillis() <= to) {
+        last = snapshot;
+      }
+    }
+    if (first == null || last == null || first == last) {
+      return 0;
+    }
+    long listed = threads.values().stream().mapToLong(ThreadCpuTimes.ThreadCpu::cpuNanos).sum();
+    return Math.max(0, last.processCpuNanos() - first.processCpuNanos() - listed) / 1e9;
+  }
+
+  private static Set<Long> threadsAt(List<Snapshot> snapshots, long to) {
+    Set<Long> alive = Set.of();
+    for (Snapshot snapshot : snapshots) {
+      if (snapshot.epochMillis() <= to) {
+        alive = snapshot.threads().keySet();
+      }
+    }
+    return alive;
   }
 
   /**

@@ -84,7 +84,8 @@ public final class PipelineProfiler implements AutoCloseable {
     marks.add(
         new Mark(
             elapsedMillis,
-            new ComponentSplit.Snapshot(now, ThreadCpuTimes.read(ThreadCpuTimes.OWN_TASKS))));
+            new ComponentSplit.Snapshot(
+                now, processCpuNanos(), ThreadCpuTimes.read(ThreadCpuTimes.OWN_TASKS))));
   }
 
   /**
@@ -166,6 +167,14 @@ public final class PipelineProfiler implements AutoCloseable {
                 stack.isTruncated()));
       }
     }
+  }
+
+  /** This process's CPU so far, ended threads included (the clock local mode's CPU figure uses). */
+  private static long processCpuNanos() {
+    var os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean bean
+        ? bean.getProcessCpuTime()
+        : 0;
   }
 
   /** The JVM flags that make a profile exact, as this JVM has them (for the report). */

@@ -32,29 +32,43 @@ public class ComponentSplitTest {
   private static final long TO = 20_000;
 
   /**
-   * Thread 1 (worker), 2 (JIT), 3 (the publisher, left out), 4 (born in window), 5 (ended early).
+   * Thread 1 (worker), 2 (JIT), 3 (the publisher, left out), 4 (born in window), 5 (ended early);
+   * the process's CPU also holds what ended threads used. {@code endedLate}: CPU of threads that
+   * were never seen in /proc (born and gone between two polls), in the process's figure only.
    */
-  private static List<Snapshot> snapshots() {
+  private static List<Snapshot> snapshots(long endedLate) {
     return List.of(
-        new Snapshot(
+        snap(
             5_000,
+            5,
             Map.of(1L, cpu("worker", 1), 2L, cpu("C1 CompilerThre", 1), 5L, cpu("early", 3))),
-        new Snapshot(
+        snap(
             FROM,
+            8,
             Map.of(1L, cpu("worker", 2), 2L, cpu("C1 CompilerThre", 2), 3L, cpu("publisher", 1))),
-        new Snapshot(
+        snap(
             15_000,
+            13,
             Map.of(
                 1L, cpu("worker", 4),
                 2L, cpu("C1 CompilerThre", 3),
                 3L, cpu("publisher", 2),
                 4L, cpu("short-lived", 1))),
         // Thread 4 ended before the window's end: its last snapshot counts.
-        new Snapshot(
+        snap(
             TO,
+            18 + endedLate,
             Map.of(1L, cpu("worker", 6), 2L, cpu("C1 CompilerThre", 4), 3L, cpu("publisher", 4))),
         // After the window: ignored.
-        new Snapshot(25_000, Map.of(1L, cpu("worker", 60), 2L, cpu("C1 CompilerThre", 40))));
+        snap(25_000, 120, Map.of(1L, cpu("worker", 60), 2L, cpu("C1 CompilerThre", 40))));
+  }
+
+  private static List<Snapshot> snapshots() {
+    return snapshots(0);
+  }
+
+  private static Snapshot snap(long at, long processSeconds, Map<Long, ThreadCpu> threads) {
+    return new Snapshot(at, processSeconds * SECOND, threads);
   }
 
   private static ThreadCpu cpu(String name, long seconds) {
@@ -149,5 +163,25 @@ public class ComponentSplitTest {
     // The publisher's thread is in no line of the table or of the thread list.
     assertFalse(table, table.contains("s  publisher"));
     assertTrue(table, table.contains("4.00 s  worker  [source]"));
+  }
+
+  @Test
+  public void cpuOfThreadsThatEndedInTheWindowGoesToTheirSamples() {
+    List<Sample> samples = new ArrayList<>(samples());
+    // Thread 6 lived between two polls (never in /proc) and left three engine samples.
+    for (long at : new long[] {16_000, 16_100, 16_200}) {
+      samples.add(new Sample(6, "insert-worker", at, "engine", "com.engine.C.m", false));
+    }
+    ComponentSplit split =
+        ComponentSplit.of(RULES, samples, Set.of(3L), snapshots(2), FROM, TO, 1000);
+    // The process used 2 s more than its listed threads: thread 6's, charged to its samples.
+    assertEquals(9.0, split.totalCpuSeconds(), 1e-9);
+    assertEquals(3.0, cpuOf(split, "engine"), 1e-9);
+    assertEquals(0.0, cpuOf(split, ComponentRules.ENDED), 1e-9);
+    // Without samples of ended threads, it is a line of its own.
+    ComponentSplit unsampled =
+        ComponentSplit.of(RULES, samples(), Set.of(3L), snapshots(2), FROM, TO, 1000);
+    assertEquals(2.0, cpuOf(unsampled, ComponentRules.ENDED), 1e-9);
+    assertEquals(9.0, unsampled.totalCpuSeconds(), 1e-9);
   }
 }
