@@ -59,6 +59,28 @@ public class ComponentRulesTest {
   }
 
   @Test
+  public void jsonLibrariesGoToWhoeverEncodesWithThem() {
+    // Streaming inserts encode each row as JSON under BigQueryIO's insertAll: the BigQuery write's.
+    assertEquals(
+        STORAGE_WRITE,
+        RULES.classify(
+            stack(
+                "com.google.gson.stream.JsonWriter",
+                "com.google.api.client.json.JsonGenerator",
+                "org.apache.beam.sdk.io.gcp.bigquery.BigQueryServicesImpl$DatasetServiceImpl",
+                "org.apache.flink.streaming.runtime.tasks.StreamTask")));
+    // The same libraries under Beam's Pub/Sub JSON client are the source's.
+    assertEquals(
+        "source client",
+        RULES.group(
+            RULES.classify(
+                stack(
+                    "com.fasterxml.jackson.core.json.ReaderBasedJsonParser",
+                    "com.google.api.client.json.JsonParser",
+                    "org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient"))));
+  }
+
+  @Test
   public void theLongestPrefixOfAFrameWins() {
     // Both "org.apache.beam.sdk.io.gcp.bigquery" (Storage Write) and the converter's full name
     // match; the longer one decides.
