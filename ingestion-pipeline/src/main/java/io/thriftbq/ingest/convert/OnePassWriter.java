@@ -17,4 +17,7 @@ interface OnePassWriter<R> {
    * the caller checks the total.
    */
   @Nullable R write(byte[] buffer, int offset, int length, EventMetadata metadata);
+
+  /** Whether any event can take this path (false: the codec tree decodes every event). */
+  boolean enabled();
 }
