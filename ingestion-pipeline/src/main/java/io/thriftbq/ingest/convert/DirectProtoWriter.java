@@ -130,47 +130,6 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   private int outPos;
   private boolean pendingBool; // compact protocol: a bool field's value is in its header
 
-  /** The writer classes of the structs of this JVM: one copy per struct (see the class). */
-  private static final PerStructClassCopies COPIES =
-      new PerStructClassCopies(
-          java.lang.invoke.MethodHandles.lookup(),
-          java.lang.invoke.MethodType.methodType(
-              void.class,
-              ThriftStruct.class,
-              ProtoMessageFormat.Shape.class,
-              DecodingRules.class,
-              ThriftProtocol.class,
-              MetadataColumns.class));
-
-  /**
-   * A writer for {@code struct}, an instance of that struct's own copy of this class, so that a
-   * many-types job compiles each struct's writer against its own profile ({@link
-   * PerStructClassCopies}).
-   */
-  @SuppressWarnings("unchecked")
-  static OnePassWriter<EncodedRow> create(
-      ThriftStruct struct,
-      ProtoMessageFormat.Shape shape,
-      DecodingRules rules,
-      ThriftProtocol protocol,
-      MetadataColumns metadata) {
-    try {
-      return (OnePassWriter<EncodedRow>)
-          COPIES
-              .constructorFor(struct.qualifiedName())
-              .invoke(struct, shape, rules, protocol, metadata);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Throwable e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** How many structs have their own copy of this class in this JVM (the class itself included). */
-  static int structsWithOwnCopy() {
-    return COPIES.structs();
-  }
-
   DirectProtoWriter(
       ThriftStruct struct,
       ProtoMessageFormat.Shape shape,
@@ -199,8 +158,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   }
 
   /** Whether any event can take the fast path (false for structs too wide for its bookkeeping). */
-  @Override
-  public boolean enabled() {
+  boolean enabled() {
     return root != null;
   }
 

@@ -17,7 +17,4 @@ interface OnePassWriter<R> {
    * the caller checks the total.
    */
   @Nullable R write(byte[] buffer, int offset, int length, EventMetadata metadata);
-
-  /** Whether any event can take this path (false: the codec tree decodes every event). */
-  boolean enabled();
 }

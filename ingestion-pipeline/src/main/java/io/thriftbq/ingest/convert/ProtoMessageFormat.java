@@ -127,8 +127,8 @@ final class ProtoMessageFormat extends RowFormat<EncodedRow, ProtoMessageFormat.
       DecodingRules rules,
       ThriftProtocol protocol,
       MetadataColumns metadataColumns) {
-    OnePassWriter<EncodedRow> writer =
-        DirectProtoWriter.create(struct, root, rules, protocol, metadataColumns);
+    DirectProtoWriter writer =
+        new DirectProtoWriter(struct, root, rules, protocol, metadataColumns);
     return writer.enabled() ? writer : null;
   }
 
