@@ -4,10 +4,15 @@
 # on build B. A and B are checkouts with local-mode/target/local-mode-bundled.jar built
 # (./mvnw -q -DskipTests -pl local-mode -am package). Appends one line per run to $OUT/results.tsv:
 # round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
+# bigqueryEmulatorCPU rowsPerBigQueryRequest
 # (latency after warm-up, or of the whole run when it is too short for that; CPU in CPU-seconds
 # per 100,000 events).
 #
 #   benchmarks/local-ab.sh A_ROOT B_ROOT [ROUNDS] [STEPS] [EVENTS] [RATE]
+#
+# A_ARGS and B_ARGS (environment, space-separated) add run-local.sh flags to build A's or B's runs
+# only, so one build can be compared with itself under two settings (A_ROOT = B_ROOT), e.g.
+# B_ARGS="--ingest-arg=--maxBundleTimeMills=500"; ARGS adds flags to both (e.g. "--source kafka").
 set -euo pipefail
 a_root="$(cd "$1" && pwd)"
 b_root="$(cd "$2" && pwd)"
@@ -21,11 +26,17 @@ for round in $(seq 1 "${rounds}"); do
   for step in ${steps}; do
     for build in A B; do
       root="${a_root}"
-      [[ "${build}" == B ]] && root="${b_root}"
+      build_args="${A_ARGS:-}"
+      if [[ "${build}" == B ]]; then
+        root="${b_root}"
+        build_args="${B_ARGS:-}"
+      fi
+      # shellcheck disable=SC2086 # word splitting of the extra flags is intended
+      set -- ${ARGS:-} ${build_args}
       run="${out_dir}/r${round}-s${step}-${build}"
       SKIP_BUILD=1 timeout 900 "${root}/scripts/run-local.sh" --no-progress --step "${step}" \
         --events "${events}" --rate "${rate}" --bad-ratio 0 --report "${run}.json" \
-        >"${run}.log" 2>&1 || true
+        "$@" >"${run}.log" 2>&1 || true
       python3 - "${run}.json" "${round}" "${step}" "${build}" >>"${out_dir}/results.tsv" <<'PY'
 import json, sys
 path, run_round, step, build = sys.argv[1:]
@@ -42,7 +53,9 @@ if lat.get("after_warmup", {}).get("samples"):
 print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["events"],
     t.get("publish_events_per_sec"), t.get("rows_per_sec_sustained"), lat.get("p50"),
     lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events"),
-    d["table"]["duplicate_extra_rows"], d["table"]["missing_ids"]])))
+    d["table"]["duplicate_extra_rows"], d["table"]["missing_ids"],
+    c.get("bigquery_emulator_cpu_sec_per_100k_events"),
+    c.get("bigquery_requests", {}).get("rows_per_request")])))
 PY
     done
   done

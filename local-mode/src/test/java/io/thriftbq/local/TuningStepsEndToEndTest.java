@@ -117,6 +117,15 @@ public class TuningStepsEndToEndTest {
       assertEquals(context, EVENTS, report.rowsInTable);
     }
     assertThat(context, report.latencySamples.length, greaterThan(0));
+    // The progress poll counts rows from the table's metadata, not with a query: the same number
+    // for every write method (streaming inserts, pending and default streams) and for dead letters.
+    for (String written : List.of(table, table + DeadLetterTables.DEFAULT_SUFFIX)) {
+      assertEquals(
+          context + "\nnumRows of " + written,
+          EndToEndTables.count(stack, written),
+          stack.bigquery().tableRows(LocalRunConfig.DATASET, written));
+    }
+    assertEquals(0, stack.bigquery().tableRows(LocalRunConfig.DATASET, table + "_absent"));
 
     assertRowsEqualGeneratedEvents(stack, config, table);
     assertDeadLettersKeepTheRawPayload(stack, config, table);

@@ -203,23 +203,23 @@ public record LocalEngine(
         // streaming job ends.
         args.add("--attachedMode=false");
         args.add("--parallelism=" + parallelism);
-        args.add("--checkpointingInterval=" + checkpointMillis);
+        addUnlessGiven(args, "--checkpointingInterval=" + checkpointMillis);
         // A bundle ends after 1,000 elements or this long; rows are appended when it ends, so
         // Flink's default of 1 s would add up to a second of latency at a light load. Measured:
         // p99 after warm-up 3.2 s -> 2.1 s at 250 events/s, throughput at saturation within noise.
-        args.add("--maxBundleTimeMills=" + MAX_BUNDLE_MILLIS);
+        addUnlessGiven(args, "--maxBundleTimeMills=" + MAX_BUNDLE_MILLIS);
         // Otherwise what a bundle outputs while it is finished for a checkpoint (the rows a
         // BigQuery write refused, on their way to the dead-letter table) is held back until the
         // operator's next bundle, which never comes if no more events arrive: found by
         // RefusedRowsEndToEndTest (the last refused rows of a burst were never dead-lettered).
-        args.add("--finishBundleBeforeCheckpointing=true");
+        addUnlessGiven(args, "--finishBundleBeforeCheckpointing=true");
         // Flink hands an element from one chained operator to the next as a deep copy, which
         // Beam's runner makes by encoding and decoding it with its coder (for Avro records, about
         // 40% of the engine's CPU on step 7); Beam's model already forbids mutating an element
         // after output or an input, and Dataflow never copies within a fused stage either, so the
         // copy only costs. Measured alternated in benchmarks/RESULTS.md ("Pipeline CPU by
         // component").
-        args.add("--fasterCopy=true");
+        addUnlessGiven(args, "--fasterCopy=true");
         if (checkpointDir != null) {
           args.add("--externalizedCheckpointsEnabled=true");
           args.add("--retainExternalizedCheckpointsOnCancellation=true");
@@ -228,6 +228,20 @@ public record LocalEngine(
       }
     }
     return args;
+  }
+
+  /**
+   * Adds one of local mode's engine defaults unless {@code --ingest-arg} gives the same option:
+   * Beam refuses an option given twice, and a user's value must win.
+   */
+  private void addUnlessGiven(List<String> args, String flag) {
+    String name = flag.substring(0, flag.indexOf('=') + 1);
+    for (String extra : extraPipelineArgs) {
+      if (extra.startsWith(name) || extra.equals(name.substring(0, name.length() - 1))) {
+        return;
+      }
+    }
+    args.add(flag);
   }
 
   public String describe() {

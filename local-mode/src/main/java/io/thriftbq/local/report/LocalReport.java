@@ -327,6 +327,13 @@ public final class LocalReport {
             cost.path("bigquery_emulator_cpu_sec_per_100k_events").asText("?"),
             cost.path("encoded_bytes_per_element").asText("?"),
             cost.path("exchanged_bytes_per_input_byte").asText("n/a")));
+    JsonNode requests = cost.path("bigquery_requests");
+    if (!requests.isMissingNode()) {
+      s.append(
+          String.format(
+              "  to BigQuery: %s requests, %s rows per request%n",
+              requests.path("count").asText(), requests.path("rows_per_request").asText()));
+    }
     JsonNode profile = json.path(ComponentTable.REPORT_KEY).path("window");
     if (profile.has("groups")) {
       s.append(

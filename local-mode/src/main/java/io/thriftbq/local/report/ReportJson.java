@@ -14,6 +14,7 @@ import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.stack.HandOffLatencyProbe;
 import io.thriftbq.local.stack.LoopbackHttp;
 import java.util.List;
 import java.util.TreeMap;
@@ -220,6 +221,17 @@ final class ReportJson {
             + RunResult.ENCODED_SIZE_SAMPLE
             + " generated events converted by this run's plan and encoded with the coder the"
             + " pipeline gives the collection it hands to BigQueryIO (what a shuffle carries)");
+    HandOffLatencyProbe.HandOffRequests requests = result.bigqueryRequests();
+    if (requests.requests() > 0) {
+      ObjectNode node = costs.putObject("bigquery_requests");
+      node.put("count", requests.requests());
+      node.put("rows_per_request", round(requests.rowsPerRequest()));
+      node.put(
+          "how",
+          "the Storage Write appends or insertAll requests the pipeline sent the emulator, with the"
+              + " rows they carried (retries count again); the emulator's cost per row falls"
+              + " steeply with the rows per request");
+    }
     if (progress.costsMeasured()) {
       List<RunCosts.Sample> samples = progress.costs();
       putPer100k(costs, "pipeline_cpu_sec_per_100k_events", samples, RunCosts.Sample::pipelineCpu);

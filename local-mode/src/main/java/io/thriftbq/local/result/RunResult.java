@@ -5,6 +5,7 @@ import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.profile.PipelineProfile;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.source.MalformedMessages;
+import io.thriftbq.local.stack.HandOffLatencyProbe;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param latencySamples hand-off latency of every row, ms
  * @param steadyLatencySamples the same, for events created after the warm-up
  * @param encodedBytesPerElement mean encoded size of the elements handed to BigQueryIO
+ * @param bigqueryRequests the requests (appends or inserts) that carried rows to the emulator
  * @param exchangedBytes bytes through the engine's data exchanges; null when the engine does not
  *     say
  * @param idField the {@code --id-field} check, null without the flag
@@ -51,6 +53,7 @@ public record RunResult(
     long[] latencySamples,
     long[] steadyLatencySamples,
     double encodedBytesPerElement,
+    HandOffLatencyProbe.HandOffRequests bigqueryRequests,
     @Nullable Long exchangedBytes,
     Map<String, Long> exchangedBytesByTask,
     List<EventTableContents> eventTables,

@@ -166,6 +166,7 @@ public final class LocalRun {
           HandOffLatencyProbe.samples(),
           HandOffLatencyProbe.samplesCreatedSince(startEpochMillis + RunResult.WARMUP_MILLIS),
           encodedBytesPerElement,
+          HandOffLatencyProbe.requests(),
           flink ? FlinkMetrics.latestJobExchangedBytes() : null,
           flink ? FlinkMetrics.latestJobExchangedBytesByTask() : Map.of(),
           eventTables,

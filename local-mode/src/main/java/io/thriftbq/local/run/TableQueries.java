@@ -37,11 +37,9 @@ public final class TableQueries implements LandedRows {
         + ") AS a WHERE a.key = 'event_id'";
   }
 
+  /** Rows in {@code table}, 0 when it does not exist yet: the once-a-second progress poll. */
   static long countRows(BigQueryEmulator bigquery, String table) throws IOException {
-    if (!bigquery.tableExists(LocalRunConfig.DATASET, table)) {
-      return 0;
-    }
-    return bigquery.queryLong("SELECT COUNT(*) FROM " + qualified(table));
+    return bigquery.tableRows(LocalRunConfig.DATASET, table);
   }
 
   @Override

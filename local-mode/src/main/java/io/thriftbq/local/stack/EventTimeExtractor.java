@@ -92,6 +92,7 @@ final class EventTimeExtractor {
    * at first, cost about a sixth of the pipeline's CPU at saturation).
    */
   void recordAppend(ProtoRows rows) {
+    HandOffLatencyProbe.recordRequest(rows.getSerializedRowsCount());
     if (!enabled()) {
       return;
     }
@@ -219,6 +220,7 @@ final class EventTimeExtractor {
     if (!(rowList instanceof List)) {
       return;
     }
+    HandOffLatencyProbe.recordRequest(((List<?>) rowList).size());
     List<TableRow> rows = new ArrayList<>();
     for (Object element : (List<?>) rowList) {
       if (element instanceof FailsafeValueInSingleWindow

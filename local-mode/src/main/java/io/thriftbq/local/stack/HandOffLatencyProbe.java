@@ -25,6 +25,8 @@ public final class HandOffLatencyProbe {
   private static int size;
   private static long dropped;
   private static long rowsWithoutEventTime;
+  private static long requests;
+  private static long requestRows;
 
   private HandOffLatencyProbe() {}
 
@@ -69,6 +71,27 @@ public final class HandOffLatencyProbe {
       record(nowMillis - createdMillis[i], createdMillis[i], table);
     }
     rowsWithoutEventTime += missing;
+  }
+
+  /**
+   * One request to the emulator carrying {@code rows} rows (a Storage Write append or an {@code
+   * insertAll}): the append size, which sets most of the emulator's cost per row.
+   */
+  static synchronized void recordRequest(int rows) {
+    requests++;
+    requestRows += rows;
+  }
+
+  /** Requests handed to the emulator so far and the rows they carried. */
+  public static synchronized HandOffRequests requests() {
+    return new HandOffRequests(requests, requestRows);
+  }
+
+  /** How many requests carried how many rows in all. */
+  public record HandOffRequests(long requests, long rows) {
+    public double rowsPerRequest() {
+      return requests == 0 ? Double.NaN : (double) rows / requests;
+    }
   }
 
   static synchronized void recordMissingEventTime() {
@@ -136,6 +159,8 @@ public final class HandOffLatencyProbe {
   }
 
   public static synchronized void reset() {
+    requests = 0;
+    requestRows = 0;
     samples = new long[4096];
     createdAt = new long[4096];
     tableOf = new short[4096];

@@ -75,6 +75,24 @@ public class LocalEngineTest {
   }
 
   @Test
+  public void aFlagGivenWithIngestArgReplacesTheEngineDefault() {
+    List<String> defaults = FLINK.runnerArgs(false);
+    assertThat(defaults, hasItem("--maxBundleTimeMills=" + LocalEngine.MAX_BUNDLE_MILLIS));
+    assertThat(defaults, hasItem("--fasterCopy=true"));
+
+    LocalEngine overridden =
+        new LocalEngine(
+            LocalEngine.Kind.FLINK,
+            1,
+            1000,
+            List.of("--maxBundleTimeMills=700", "--fasterCopy=false"));
+    List<String> args = overridden.runnerArgs(false);
+    assertThat(args, not(hasItem("--maxBundleTimeMills=" + LocalEngine.MAX_BUNDLE_MILLIS)));
+    assertThat(args, not(hasItem("--fasterCopy=true")));
+    assertThat(args, hasItem("--finishBundleBeforeCheckpointing=true"));
+  }
+
+  @Test
   public void withoutKeptCheckpointsNothingIsRetained() {
     List<String> args = FLINK.runnerArgs(false);
     assertThat(args, not(hasItem("--externalizedCheckpointsEnabled=true")));

@@ -15,6 +15,7 @@ import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
 import java.util.Random;
 import org.junit.After;
 import org.junit.Before;
@@ -98,6 +99,32 @@ public class EventTimeExtractorTest {
     assertEquals(2, HandOffLatencyProbe.samplesOfTable("t", 0).length);
     assertTrue(HandOffLatencyProbe.samplesOfTable("t", 0)[0] >= 500);
     assertEquals(1, HandOffLatencyProbe.rowsWithoutEventTime());
+  }
+
+  @Test
+  public void countsEveryRequestAndItsRowsEvenWithoutAnAttributesColumn() {
+    extractor.recordAppend(
+        ProtoRows.newBuilder()
+            .addSerializedRows(row("1", "event_id", "a").toByteString())
+            .addSerializedRows(row("2", "event_id", "b").toByteString())
+            .addSerializedRows(row("3", "event_id", "c").toByteString())
+            .build());
+    DescriptorProto plain =
+        DescriptorProto.newBuilder()
+            .setName("Plain")
+            .addField(field("x", 1, Type.TYPE_STRING))
+            .build();
+    new EventTimeExtractor(plain, "t")
+        .recordAppend(ProtoRows.newBuilder().addSerializedRows(ByteString.EMPTY).build());
+    EventTimeExtractor.recordInsertAll(null, List.of("not a row", "nor this"));
+
+    HandOffLatencyProbe.HandOffRequests requests = HandOffLatencyProbe.requests();
+    assertEquals(3, requests.requests());
+    assertEquals(6, requests.rows());
+    assertEquals(2.0, requests.rowsPerRequest(), 0.0);
+    HandOffLatencyProbe.reset();
+    assertEquals(0, HandOffLatencyProbe.requests().requests());
+    assertTrue(Double.isNaN(HandOffLatencyProbe.requests().rowsPerRequest()));
   }
 
   @Test
