@@ -2,6 +2,8 @@
 # A CPU profile of the ingestion pipeline at saturation in local mode, split by component.
 #
 #   benchmarks/profile-local.sh STEP [EVENTS] [RATE] [-- more run-local.sh flags]
+#   benchmarks/profile-local.sh --analyze DIR   (the tables again from a kept output directory,
+#                                                 e.g. after a change to the component rules)
 #
 # Runs scripts/run-local.sh (step STEP, EVENTS events offered at RATE/s, no malformed messages)
 # with Java Flight Recorder on the runner JVM, where the pipeline runs embedded, and samples the
@@ -21,11 +23,22 @@ script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${script_dir}/.." && pwd)"
 
 if [[ $# -lt 1 || "$1" == "-h" || "$1" == "--help" ]]; then
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
 fi
-step="$1"
-shift
+analyze_only=""
+if [[ "$1" == "--analyze" ]]; then
+  [[ $# -eq 2 && -s "$2/report.json" && -s "$2/pipeline.jfr" && -s "$2/threads.tsv" ]] || {
+    echo "profile-local: --analyze needs a directory with report.json, pipeline.jfr and threads.tsv" >&2
+    exit 2
+  }
+  analyze_only="$(cd "$2" && pwd)"
+  step="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["configuration"]["step"])' "${analyze_only}/report.json")"
+  set --
+else
+  step="$1"
+  shift
+fi
 events=30000
 rate=3000
 if [[ $# -gt 0 && "$1" != "--" ]]; then
@@ -37,6 +50,46 @@ if [[ $# -gt 0 && "$1" != "--" ]]; then
   shift
 fi
 [[ $# -gt 0 && "$1" == "--" ]] && shift
+
+analyze() { # DIR: the tables for the window of DIR/report.json, into DIR/components.md
+local out="$1"
+# The window local mode's cost figure uses: first poll that saw rows (or dead letters) .. last poll.
+# Also its second half (from the poll nearest the middle), where the JVM is warmer: a bounded run
+# of a minute spends much of its CPU compiling (JIT), which a long-running job amortizes.
+read -r from to window_events report_cpu mid mid_events < <(python3 - "${out}/report.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+start = d["timeline_start_epoch_ms"]
+points = [(p["t_ms"], p["rows"] + p["dead_letters"]) for p in d["timeline"]]
+first_index = next(i for i, p in enumerate(points) if p[1] > 0)
+first, last = points[first_index], points[-1]
+middle = points[(first_index + len(points) - 1) // 2]
+cpu = d.get("costs", {}).get("pipeline_cpu_sec_per_100k_events")
+print(start + first[0], start + last[0], last[1] - first[1], "nan" if cpu is None else cpu * 10,
+      start + middle[0], last[1] - middle[1])
+PY
+)
+{
+  if [[ -n "${analyze_only}" ]]; then
+    echo "step ${step}: analysed again $(date -u +%Y-%m-%dT%H:%M:%SZ) from ${out}"
+  else
+    echo "step ${step}: ${events} events offered at ${rate}/s, $(date -u +%Y-%m-%dT%H:%M:%SZ)," \
+      "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  fi
+  echo "local mode's own figure: pipeline ${report_cpu} µs of CPU per event (RunCosts)"
+  java "${script_dir}/profile/JfrComponents.java" "${script_dir}/profile/components.tsv" \
+    "${out}/pipeline.jfr" "${out}/threads.tsv" "${from}" "${to}" "${window_events}"
+  echo
+  echo "second half of the window:"
+  java "${script_dir}/profile/JfrComponents.java" "${script_dir}/profile/components.tsv" \
+    "${out}/pipeline.jfr" "${out}/threads.tsv" "${mid}" "${to}" "${mid_events}"
+} | tee "${out}/components.md"
+}
+
+if [[ -n "${analyze_only}" ]]; then
+  analyze "${analyze_only}"
+  exit 0
+fi
 
 out="${PROFILE_OUT:-/tmp/profile-local/step${step}-$(date -u +%Y%m%dT%H%M%S)}"
 mkdir -p "${out}"
@@ -65,31 +118,5 @@ if [[ ! -s "${out}/report.json" || ! -s "${out}/pipeline.jfr" ]]; then
 fi
 grep -E '^(Rows in table|Missing ids|Duplicates|Throughput|Cost|Result)' "${out}/run.log" || true
 
-# The window local mode's cost figure uses: first poll that saw rows (or dead letters) .. last poll.
-# Also its second half (from the poll nearest the middle), where the JVM is warmer: a bounded run
-# of a minute spends much of its CPU compiling (JIT), which a long-running job amortizes.
-read -r from to window_events report_cpu mid mid_events < <(python3 - "${out}/report.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-start = d["timeline_start_epoch_ms"]
-points = [(p["t_ms"], p["rows"] + p["dead_letters"]) for p in d["timeline"]]
-first_index = next(i for i, p in enumerate(points) if p[1] > 0)
-first, last = points[first_index], points[-1]
-middle = points[(first_index + len(points) - 1) // 2]
-cpu = d.get("costs", {}).get("pipeline_cpu_sec_per_100k_events")
-print(start + first[0], start + last[0], last[1] - first[1], "nan" if cpu is None else cpu * 10,
-      start + middle[0], last[1] - middle[1])
-PY
-)
-{
-  echo "step ${step}: ${events} events offered at ${rate}/s, $(date -u +%Y-%m-%dT%H:%M:%SZ)," \
-    "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "local mode's own figure: pipeline ${report_cpu} µs of CPU per event (RunCosts)"
-  java "${script_dir}/profile/JfrComponents.java" "${script_dir}/profile/components.tsv" \
-    "${out}/pipeline.jfr" "${out}/threads.tsv" "${from}" "${to}" "${window_events}"
-  echo
-  echo "second half of the window:"
-  java "${script_dir}/profile/JfrComponents.java" "${script_dir}/profile/components.tsv" \
-    "${out}/pipeline.jfr" "${out}/threads.tsv" "${mid}" "${to}" "${mid_events}"
-} | tee "${out}/components.md"
+analyze "${out}"
 exit "${status}"

@@ -37,8 +37,10 @@ import jdk.jfr.consumer.RecordingFile;
  * are charged by name, and so are Java threads with CPU but no sample in the window (their time was
  * spent outside Java code, e.g. in system calls), by the {@code thread:} rules of COMPONENTS_TSV.
  * Threads that ran local mode's publisher or progress poller (any sample with
- * a frame of {@code PacedPublisher}, {@code ProgressFollower} or {@code LocalRun}) are left out,
- * as local mode's own CPU figure leaves them out. Components: see COMPONENTS_TSV, which holds the
+ * a frame of {@code PacedPublisher}, {@code ProgressFollower} or {@code LocalRun}, or the Kafka
+ * producer thread named after the publisher's client id) are left out, as local mode's own CPU
+ * figure leaves them out (that figure does count the producer's network thread, which it cannot
+ * see: a few µs per event on Kafka runs, while the publisher sends). Components: see COMPONENTS_TSV, which holds the
  * only copy of the classification rules.
  */
 public final class JfrComponents {
@@ -48,6 +50,8 @@ public final class JfrComponents {
   private static final String JIT = "JIT compilers";
   private static final String PROFILER = "JFR itself (the profiler's threads)";
   private static final String VM = "other JVM threads (VM thread, service, sweeper)";
+  private static final String PUBLISHER_CLIENT_ID = "thriftbq-local-publisher";
+
   private static final List<String> EXCLUDED_FRAMES =
       List.of(
           "io.thriftbq.local.source.PacedPublisher",
@@ -109,6 +113,11 @@ public final class JfrComponents {
         }
         long tid = thread.getOSThreadId();
         threadNames.put(tid, thread.getJavaName());
+        // The Kafka producer's network thread of local mode's publisher (its own client id) runs no
+        // frame of the publisher's classes; it is the publisher's all the same.
+        if (String.valueOf(thread.getJavaName()).contains(PUBLISHER_CLIENT_ID)) {
+          excludedThreads.add(tid);
+        }
         List<RecordedFrame> frames = stack.getFrames();
         for (RecordedFrame frame : frames) {
           String type = className(frame);
