@@ -36,12 +36,12 @@ import jdk.jfr.consumer.RecordingFile;
  * are not Java threads (GC, JIT compilers, the VM thread, JFR's own) have no execution samples and
  * are charged by name, and so are Java threads with CPU but no sample in the window (their time was
  * spent outside Java code, e.g. in system calls), by the {@code thread:} rules of COMPONENTS_TSV.
- * Threads that ran local mode's publisher or progress poller (any sample with
- * a frame of {@code PacedPublisher}, {@code ProgressFollower} or {@code LocalRun}, or the Kafka
- * producer thread named after the publisher's client id) are left out, as local mode's own CPU
- * figure leaves them out (that figure does count the producer's network thread, which it cannot
- * see: a few µs per event on Kafka runs, while the publisher sends). Components: see COMPONENTS_TSV, which holds the
- * only copy of the classification rules.
+ * Threads that ran local mode's publisher or progress poller (any sample with a frame of {@code
+ * PacedPublisher}, {@code ProgressFollower} or {@code LocalRun}, or the Kafka producer thread named
+ * after the publisher's client id) are left out, as local mode's own CPU figure leaves them out
+ * (that figure does count the producer's network thread, which it cannot see: a few µs per event on
+ * Kafka runs, while the publisher sends). Components: see COMPONENTS_TSV, which holds the only copy
+ * of the classification rules.
  */
 public final class JfrComponents {
   private static final String UNLISTED = "other (no listed frame)";

@@ -7,7 +7,7 @@ directories.
 
 Each DIR holds what profile-local.sh leaves (report.json, components.md, and the recording it was
 made from) plus uptime.txt (`uptime` before and after the run, as benchmarks/sizing/campaign.sh
-writes it). Run `benchmarks/profile-local.sh --analyze DIR` first when the component rules changed.
+writes it) and, if the run was unusual, note.txt (one line, shown with the run). Run `benchmarks/profile-local.sh --analyze DIR` first when the component rules changed.
 The model and the generated doc tables read measured.tsv only (SizingModelTest).
 """
 import json
@@ -50,6 +50,12 @@ def source_exchange(costs):
     return round(ratio * alone / total, 2)
 
 
+def note(d):
+    """DIR/note.txt, one line: what was unusual about the run (a flag, a work-around)."""
+    path = os.path.join(d, "note.txt")
+    return open(path, encoding="utf-8").read().strip().replace("\t", " ") if os.path.exists(path) else ""
+
+
 def uptime(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     start = next(l for l in lines if l.startswith("start "))
@@ -89,6 +95,7 @@ def main(dirs):
             ("run:events_offered", conf["events"]),
             ("run:rate_offered", conf["rate_per_sec"]),
             ("run:result", report["status"] + ("" if rc == "0" else f" (exit {rc})")),
+            ("run:note", note(d)),
             ("run:rows_per_s_sustained", thr["rows_per_sec_sustained"]),
             ("run:pipeline_us_per_event_runcosts", round(costs["pipeline_cpu_sec_per_100k_events"] * 10, 1)),
             ("run:source_us_per_event", round(source_cpu * 10, 1) if source_cpu is not None else ""),

@@ -17,20 +17,19 @@ import java.util.Map;
 import org.junit.Test;
 
 /**
- * The 1M events/s sizing model of docs/TUNING.md ("Sizing 1M events/s: a model"), computed from
- * its two inputs and nothing else: {@code benchmarks/sizing/measured.tsv} (the pipeline's CPU per
- * event by component, measured in local mode and written by {@code benchmarks/sizing/collect.py})
- * and {@code benchmarks/sizing/model.tsv} (the assumptions). The tables in docs/TUNING.md and
+ * The 1M events/s sizing model of docs/TUNING.md ("Sizing 1M events/s: a model"), computed from its
+ * two inputs and nothing else: {@code benchmarks/sizing/measured.tsv} (the pipeline's CPU per event
+ * by component, measured in local mode and written by {@code benchmarks/sizing/collect.py}) and
+ * {@code benchmarks/sizing/model.tsv} (the assumptions). The tables in docs/TUNING.md and
  * benchmarks/RESULTS.md section 10 are generated from them ({@code scripts/generate-docs.sh}).
  *
  * <p>Per run: the second half of the window's pipeline µs per event, less what is local only
  * (profiler, latency probe), what Dataflow does in the service (the Pub/Sub read and its
  * de-duplication; here also the Kafka client, standing for the read) and the JIT beyond a steady
  * share; plus what a Dataflow worker does that local Flink does not: receive the Pub/Sub read's
- * messages from Streaming Engine, send and receive every byte of the write's shuffles over RPC
- * (the local exchanges encode and decode them already), and TLS on those bytes and on the rows
- * written. 1 µs per event is one core at 1M
- * events/s.
+ * messages from Streaming Engine, send and receive every byte of the write's shuffles over RPC (the
+ * local exchanges encode and decode them already), and TLS on those bytes and on the rows written.
+ * 1 µs per event is one core at 1M events/s.
  */
 public class SizingModelTest {
   private static final Path REPO = Path.of(System.getProperty("thriftbq.repoRoot", ".."));
@@ -66,7 +65,9 @@ public class SizingModelTest {
 
   record Param(String value, String why) {}
 
-  /** What the model does with a component; {@code bySource}: another kind for runs from a source. */
+  /**
+   * What the model does with a component; {@code bySource}: another kind for runs from a source.
+   */
   record Treatment(String kind, String why, Map<String, String> bySource) {
     String kindFor(String source) {
       return bySource.getOrDefault(source, kind);
@@ -265,9 +266,9 @@ public class SizingModelTest {
     StringBuilder t =
         new StringBuilder(
             "| step | read locally from | pipeline µs/event measured | − local only | − read"
-                + " (native on Dataflow) | − JIT warm-up | = kept | + shuffle via Streaming"
-                + " Engine (bytes through it per input byte) | + TLS on the rows written | **worker µs/event"
-                + " = cores at 1M events/s** | vCPUs at "
+                + " (native on Dataflow) | − JIT warm-up | = kept | + shuffle via Streaming Engine"
+                + " (bytes through it per input byte) | + TLS on the rows written | **worker"
+                + " µs/event = cores at 1M events/s** | vCPUs at "
                 + f0(100 * model.number("utilization"))
                 + "% | **n2d-standard-4 workers** | MB/s per vCPU | the study |\n"
                 + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -307,10 +308,7 @@ public class SizingModelTest {
           .append("** | ")
           .append(f1(s.mbPerSecPerVcpu()))
           .append(" | ")
-          .append(
-              study == null
-                  ? "not published"
-                  : study[0] + " MB/s per vCPU, " + study[1] + " workers")
+          .append(study == null ? "not published" : study[0] + " MB/s per vCPU; " + study[1])
           .append(" |\n");
     }
     return t.toString();
@@ -329,7 +327,8 @@ public class SizingModelTest {
     }
     t.append("| (derived) one RPC leg | ")
         .append(String.format(Locale.ROOT, "%.2f", rpcMicrosPerByte(m, model) * 1000))
-        .append(" ns per byte | gRPC transport per appended byte in `rpc_price_runs`, plus TLS |\n");
+        .append(
+            " ns per byte | gRPC transport per appended byte in `rpc_price_runs`, plus TLS |\n");
     t.append("\n| component of the measured CPU | in the model | why |\n|---|---|---|\n");
     for (Map.Entry<String, Treatment> e : model.treatments().entrySet()) {
       t.append("| ").append(e.getKey()).append(" | ").append(describe(e.getValue().kind()));
@@ -338,9 +337,35 @@ public class SizingModelTest {
           .forEach(
               (source, kind) ->
                   t.append("; from ").append(source).append(": ").append(describe(kind)));
-      t.append(" | ")
-          .append(e.getValue().why())
-          .append(" |\n");
+      t.append(" | ").append(e.getValue().why()).append(" |\n");
+    }
+    return t.toString();
+  }
+
+  /** One line per step the study published a figure for: the model's MB/s per vCPU against it. */
+  static String studyComparison(Measured m, Model model) {
+    StringBuilder t = new StringBuilder();
+    for (Sizing s : sizings(m, model)) {
+      String[] study = model.study().get(Integer.toString(s.step()));
+      if (study == null) {
+        continue;
+      }
+      double published = Double.parseDouble(study[0]);
+      t.append("- Step ")
+          .append(s.step())
+          .append(" from ")
+          .append(s.source().equals("kafka") ? "Kafka" : "Pub/Sub")
+          .append(": the model ")
+          .append(f1(s.mbPerSecPerVcpu()))
+          .append(" MB/s per vCPU (")
+          .append(s.workers())
+          .append(" workers), the study ")
+          .append(study[0])
+          .append(" MB/s per vCPU (")
+          .append(study[1])
+          .append("): the model needs ")
+          .append(String.format(Locale.ROOT, "%.2f", published / s.mbPerSecPerVcpu()))
+          .append("x the study's vCPUs.\n");
     }
     return t.toString();
   }
@@ -471,7 +496,14 @@ public class SizingModelTest {
             assumptionsTable(m, model)));
     assertNull(
         GeneratedText.checkBlock(
-            REPO.resolve("docs/TUNING.md"), "sizing model sensitivity", sensitivityTable(m, model)));
+            REPO.resolve("docs/TUNING.md"),
+            "sizing model sensitivity",
+            sensitivityTable(m, model)));
+    assertNull(
+        GeneratedText.checkBlock(
+            REPO.resolve("docs/TUNING.md"),
+            "sizing model against the study",
+            studyComparison(m, model)));
     assertNull(
         GeneratedText.checkBlock(
             REPO.resolve("benchmarks/RESULTS.md"), "sizing measured inputs", measuredTables(m)));
