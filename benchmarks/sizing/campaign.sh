@@ -23,7 +23,7 @@ shift
   "k5 5 45000 3000 kafka" "k4 4 40000 3000 kafka --triggering-frequency 1" "k3 3 25000 2000 kafka" "k2 2 25000 2000 kafka" \
   "k1 1 25000 2000 kafka" "p8 8 60000 4000 pubsub" "p7 7 50000 4000 pubsub" "p6 6 50000 4000 pubsub"
 export SKIP_BUILD=1 NO_GCE_CHECK=true
-cd "${repo_root}"
+cd "${repo_root}" || exit 1
 for spec in "$@"; do
   read -r name step events rate source extra <<<"${spec}"
   out="${base}/${name}"
