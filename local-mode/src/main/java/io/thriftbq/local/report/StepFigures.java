@@ -38,36 +38,6 @@ public record StepFigures(
     pipelineShareByGroup = Collections.unmodifiableMap(new LinkedHashMap<>(pipelineShareByGroup));
   }
 
-  /** A step that was not profiled. */
-  public StepFigures(
-      int step,
-      String describe,
-      boolean ok,
-      double publishedPerSec,
-      Double sustainedEventsPerSec,
-      Double pipelineCpuPer100k,
-      Double sourceCpuPer100k,
-      Double bigqueryCpuPer100k,
-      Double encodedBytesPerElement,
-      Double exchangedBytesPerInputByte,
-      Long latencyP50Millis,
-      Long latencyP99Millis) {
-    this(
-        step,
-        describe,
-        ok,
-        publishedPerSec,
-        sustainedEventsPerSec,
-        pipelineCpuPer100k,
-        sourceCpuPer100k,
-        bigqueryCpuPer100k,
-        encodedBytesPerElement,
-        exchangedBytesPerInputByte,
-        latencyP50Millis,
-        latencyP99Millis,
-        Map.of());
-  }
-
   public static StepFigures of(TuningStep step, LocalReport report) {
     JsonNode json = report.json;
     JsonNode costs = json.path("costs");

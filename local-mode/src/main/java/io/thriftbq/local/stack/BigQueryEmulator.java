@@ -240,9 +240,7 @@ public final class BigQueryEmulator implements AutoCloseable {
 
   /** Deletes a table (for fault-injection tests: a table an operator removed mid-run). */
   public void deleteTable(String dataset, String table) throws IOException {
-    LoopbackHttp.Response response =
-        http.delete(
-            "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table);
+    LoopbackHttp.Response response = http.delete(tablePath(dataset, table));
     if (!response.ok()) {
       throw new IOException(
           "BigQuery emulator: delete table " + table + ": HTTP " + response.raw());
@@ -250,9 +248,11 @@ public final class BigQueryEmulator implements AutoCloseable {
   }
 
   public boolean tableExists(String dataset, String table) throws IOException {
-    return http.get(
-            "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table)
-        .ok();
+    return http.get(tablePath(dataset, table)).ok();
+  }
+
+  private String tablePath(String dataset, String table) {
+    return "/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table;
   }
 
   /**
@@ -264,8 +264,7 @@ public final class BigQueryEmulator implements AutoCloseable {
    * of the emulator's CPU at saturation (py-spy, benchmarks/RESULTS.md section 9).
    */
   public long tableRows(String dataset, String table) throws IOException {
-    LoopbackHttp.Response response =
-        http.get("/bigquery/v2/projects/" + project + "/datasets/" + dataset + "/tables/" + table);
+    LoopbackHttp.Response response = http.get(tablePath(dataset, table));
     if (response.status() == 404) {
       return 0;
     }

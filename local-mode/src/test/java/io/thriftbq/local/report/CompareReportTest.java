@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,7 +43,8 @@ public class CompareReportTest {
               1505.0,
               0.0,
               700L,
-              1900L),
+              1900L,
+              Map.of()),
           new StepFigures(
               6,
               "STORAGE_WRITE_API + <AVRO>",
@@ -55,7 +57,8 @@ public class CompareReportTest {
               793.0,
               3.5,
               1200L,
-              2500L),
+              2500L,
+              Map.of()),
           new StepFigures(
               8,
               "STORAGE_API_AT_LEAST_ONCE + PROTO",
@@ -68,7 +71,8 @@ public class CompareReportTest {
               897.0,
               null,
               null,
-              null));
+              null,
+              Map.of()));
 
   private static CompareReport report() {
     return new CompareReport(FIGURES, "test run & co");
@@ -189,7 +193,8 @@ public class CompareReportTest {
               123_456.0,
               123.45,
               1_234_567L,
-              12_345_678L));
+              12_345_678L,
+              Map.of()));
     }
     String measure =
         "<script>var t=document.querySelector('table');document.body.setAttribute('data-fit',"

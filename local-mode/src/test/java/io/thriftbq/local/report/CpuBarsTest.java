@@ -50,7 +50,8 @@ public class CpuBarsTest {
           step(6, 50.0, SHARES),
           step(7, 70.0, Map.of()),
           step(8, 30.0, SHARES),
-          new StepFigures(1, "step 1", false, 0, null, null, null, null, null, null, null, null));
+          new StepFigures(
+              1, "step 1", false, 0, null, null, null, null, null, null, null, null, Map.of()));
 
   /** One bar: its step, total and segments (name, µs, width). */
   record Bar(

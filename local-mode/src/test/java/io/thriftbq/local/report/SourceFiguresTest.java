@@ -48,7 +48,8 @@ public class SourceFiguresTest {
                     4.0,
                     null,
                     5L,
-                    9L)),
+                    9L,
+                    Map.of())),
             "test",
             "Kafka broker");
     assertThat(kafka.table(), containsString("Kafka CPU"));
