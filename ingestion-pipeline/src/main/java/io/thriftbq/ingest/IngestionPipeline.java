@@ -17,6 +17,7 @@ import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
+import io.thriftbq.ingest.write.WriteEventsToTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,6 +33,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
 import org.apache.beam.sdk.values.PCollectionList;
+import org.apache.beam.sdk.values.TimestampedValue;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -199,6 +201,19 @@ public final class IngestionPipeline {
                 .withUdfClassName(plan.udfClassName())
                 .withEventTimeAttribute(plan.eventTimeAttribute()));
     PCollectionList<DeadLetter> deadLetters = PCollectionList.of(decoded.deadLetters());
+    if (!plan.isSingleType() && WriteEventsToTables.canWrite(sink, plan.write().method())) {
+      PCollectionList<TimestampedValue<E>> rows = PCollectionList.empty(events.getPipeline());
+      List<WriteEventsToTables.StructTable> tables = new ArrayList<>();
+      for (int i = 0; i < plan.types().size(); i++) {
+        TypePlan type = plan.types().get(i);
+        rows = rows.and(decoded.rows(i));
+        tables.add(new WriteEventsToTables.StructTable(type.name(), type.schemas(), type.write()));
+      }
+      return deadLetters.and(
+          rows.apply(
+              "WriteEvents",
+              WriteEventsToTables.of(sink, tables).withTestServices(plan.bigQueryServices())));
+    }
     for (int i = 0; i < plan.types().size(); i++) {
       TypePlan type = plan.types().get(i);
       // A single-type job keeps the step names it always had (a Dataflow update matches by name).

@@ -38,19 +38,27 @@ import org.junit.runners.Parameterized.Parameters;
  * Three structs in one job, routed by attribute and by union member, with every format and every
  * write method, against Beam's fake BigQuery: each struct's rows land in its own table, exactly,
  * and the same whatever the format; messages no struct takes are ROUTE dead letters; a malformed
- * struct is a DECODE dead letter naming its struct and table.
+ * struct is a DECODE dead letter naming its struct and table; a row BigQuery rejects is a WRITE
+ * dead letter naming its struct and table, whether each struct has its own write or one write takes
+ * every table ({@code WriteEventsToTables}, which streaming inserts and kept payloads choose), and
+ * with {@code --keepPayloadForWriteFailures} it carries the Thrift bytes.
  */
 @RunWith(Parameterized.class)
 public class ManyTypesMatrixTest {
   private static final int EVENTS = 12;
 
-  @Parameters(name = "{0}, {1}, unbounded={2}")
+  /** The Order event whose row the fake BigQuery rejects. */
+  private static final int REJECTED = 3;
+
+  @Parameters(name = "{0}, {1}, unbounded={2}, keepPayload={3}")
   public static Collection<Object[]> cases() {
     List<Object[]> cases = new ArrayList<>();
     for (WriteMethod method : WriteMethod.values()) {
       for (String layout : List.of("attribute", "union")) {
-        cases.add(new Object[] {method, layout, false});
-        cases.add(new Object[] {method, layout, true});
+        cases.add(new Object[] {method, layout, false, false});
+        cases.add(new Object[] {method, layout, true, false});
+        // Kept payloads: each layout once, one bounded and one unbounded, to bound the run time.
+        cases.add(new Object[] {method, layout, layout.equals("union"), true});
       }
     }
     return cases;
@@ -59,25 +67,36 @@ public class ManyTypesMatrixTest {
   private final WriteMethod method;
   private final boolean union;
   private final boolean unbounded;
+  private final boolean keepPayload;
   private final ShopEvents shop = new ShopEvents(ThriftProtocol.BINARY);
 
-  public ManyTypesMatrixTest(WriteMethod method, String layout, boolean unbounded) {
+  public ManyTypesMatrixTest(
+      WriteMethod method, String layout, boolean unbounded, boolean keepPayload) {
     this.method = method;
     this.union = layout.equals("union");
     this.unbounded = unbounded;
+    this.keepPayload = keepPayload;
   }
 
   @Test
   public void everyFormatRoutesEachStructToItsTableAndTheRestToDeadLetters() {
     Map<StorageFormat, Map<String, List<Map<String, Object>>>> byFormat =
         new EnumMap<>(StorageFormat.class);
+    String rejectedOrderId = idOf(REJECTED, ShopEvents.ID_COLUMNS.get(0));
     for (StorageFormat format : StorageFormat.values()) {
-      FakeBigQuery fake = FakeBigQuery.create();
+      // Only Order rows have an order_id; dead-letter rows go through the same fake.
+      FakeBigQuery fake =
+          FakeBigQuery.rejecting(
+              row -> rejectedOrderId.equals(String.valueOf(row.get(ShopEvents.ID_COLUMNS.get(0)))));
       IngestionOptions options = options(fake, format);
       IngestionPlan plan = IngestionPlan.of(options, input());
       Pipeline pipeline = Pipeline.create(options);
       IngestionPipeline.ingest(input(pipeline), options, fake.services);
-      pipeline.run().waitUntilFinish();
+      try {
+        pipeline.run().waitUntilFinish();
+      } catch (RuntimeException e) {
+        throw new AssertionError(format + " failed to run", e);
+      }
 
       Map<String, List<Map<String, Object>>> tables = new TreeMap<>();
       for (int type = 0; type < 3; type++) {
@@ -95,12 +114,12 @@ public class ManyTypesMatrixTest {
             format
                 + " "
                 + table
-                + ": one row per event of its struct; dead letters: "
+                + ": one row per event of its struct but the rejected one; dead letters: "
                 + fake.rows(fake.events + "_dead_letter"),
-            EVENTS / 3,
+            EVENTS / 3 - (type == 0 ? 1 : 0),
             rows.size());
         List<String> ids = rows.stream().map(row -> String.valueOf(row.get(idColumn))).toList();
-        assertEquals(format + " " + table + " ids", expectedIds(type, idColumn, schema), ids);
+        assertEquals(format + " " + table + " ids", expectedIds(type, idColumn), ids);
         tables.put(table.substring(fake.events.length()), rows);
       }
       byFormat.put(format, tables);
@@ -114,28 +133,38 @@ public class ManyTypesMatrixTest {
     }
   }
 
-  /** The ids of the generated events of {@code type}, as the table holds them, sorted. */
-  private List<String> expectedIds(int type, String idColumn, TableSchema schema) {
-    // Planned on the fake's table names without resetting the fake (its state is static).
-    IngestionOptions options = options(null, StorageFormat.TABLE_ROW);
-    IngestionPlan plan = IngestionPlan.of(options, input());
-    var converter =
-        io.thriftbq.ingest.format.Format.of(StorageFormat.TABLE_ROW)
-            .newConverter(plan.types().get(type).decoding());
+  /**
+   * The ids of the generated events of {@code type} but the rejected one, as the table holds them,
+   * sorted.
+   */
+  private List<String> expectedIds(int type, String idColumn) {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < EVENTS; i++) {
-      if (ShopEvents.typeOf(i) == type) {
-        try {
-          Object row =
-              converter.fromBytes(shop.struct(i), io.thriftbq.ingest.convert.EventMetadata.EMPTY);
-          ids.add(String.valueOf(RowNormalizer.normalize((TableRow) row, schema).get(idColumn)));
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
+      if (ShopEvents.typeOf(i) == type && i != REJECTED) {
+        ids.add(idOf(i, idColumn));
       }
     }
     ids.sort(Comparator.naturalOrder());
     return ids;
+  }
+
+  /** The {@code idColumn} value of event {@code sequence}'s row, as the table holds it. */
+  private String idOf(int sequence, String idColumn) {
+    // Planned on the fake's table names without resetting the fake (its state is static).
+    IngestionOptions options = options(null, StorageFormat.TABLE_ROW);
+    IngestionPlan plan = IngestionPlan.of(options, input());
+    TypePlan type = plan.types().get(ShopEvents.typeOf(sequence));
+    var converter =
+        io.thriftbq.ingest.format.Format.of(StorageFormat.TABLE_ROW).newConverter(type.decoding());
+    try {
+      Object row =
+          converter.fromBytes(
+              shop.struct(sequence), io.thriftbq.ingest.convert.EventMetadata.EMPTY);
+      return String.valueOf(
+          RowNormalizer.normalize((TableRow) row, type.schemas().tableSchema()).get(idColumn));
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
   }
 
   private void assertDeadLetters(StorageFormat format, FakeBigQuery fake) {
@@ -145,11 +174,26 @@ public class ManyTypesMatrixTest {
       String struct = (String) row.getOrDefault(DeadLetterSchema.STRUCT, "");
       byStageAndStruct.merge(row.get(DeadLetterSchema.STAGE) + "/" + struct, 1, Integer::sum);
       tableByStruct.put(struct, String.valueOf(row.get(DeadLetterSchema.EVENT_TABLE)));
+      if ("WRITE".equals(row.get(DeadLetterSchema.STAGE))) {
+        assertEquals(
+            format + " a rejected row's dead letter keeps the Thrift bytes when asked",
+            keepPayload ? "THRIFT" : "BIGQUERY_ROW_JSON",
+            row.get(DeadLetterSchema.PAYLOAD_FORMAT));
+        assertEquals(
+            format + " a rejected row's dead letter keeps its message id",
+            "m-" + REJECTED,
+            row.get(DeadLetterSchema.MESSAGE_ID));
+      }
     }
     Map<String, Integer> expected = new HashMap<>();
     expected.put("ROUTE/", union ? 3 : 2);
     expected.put("DECODE/Refund", 1);
+    expected.put("WRITE/Order", 1);
     assertEquals(format + " dead letters by stage/struct", expected, byStageAndStruct);
+    assertEquals(
+        format + " a WRITE dead letter names its struct's table",
+        FakeBigQuery.tableSpec(fake.events + "_order"),
+        tableByStruct.get("Order"));
     assertEquals(
         format + " a DECODE dead letter names its struct's table",
         FakeBigQuery.tableSpec(fake.events + "_refund"),
@@ -179,6 +223,7 @@ public class ManyTypesMatrixTest {
     args.add("--formatToStore=" + format);
     args.add("--bigQueryWriteMethod=" + method);
     args.add("--includePubsubMessageId=true");
+    args.add("--keepPayloadForWriteFailures=" + keepPayload);
     if (unbounded && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
       args.add("--enableBigQueryAutoshard=true");
     }

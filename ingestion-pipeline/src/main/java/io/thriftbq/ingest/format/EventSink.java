@@ -3,6 +3,8 @@ package io.thriftbq.ingest.format;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.beam.sdk.coders.Coder;
@@ -59,6 +61,24 @@ public abstract sealed class EventSink<R, E> implements Serializable
   /** The format's BigQueryIO write for these elements; the shared settings are not applied. */
   public abstract BigQueryIO.Write<E> write(EventSchemas schemas);
 
+  /**
+   * The format's write of these elements to several tables, each element carrying its table's index
+   * into {@code schemas} ({@link ToTable}); only where {@link Format#hasSchemaPerTable}.
+   *
+   * @param structs the struct of each table, by index, which fail-safe rows name
+   */
+  public abstract BigQueryIO.Write<ToTable<E>> writeToTables(
+      List<EventSchemas> schemas, List<String> structs);
+
+  /** The coder of {@link #writeToTables}'s elements: each table's element coder, by index. */
+  public Coder<ToTable<E>> toTableCoder(List<EventSchemas> schemas) {
+    List<Coder<E>> coders = new ArrayList<>();
+    for (EventSchemas table : schemas) {
+      coders.add(coder(table));
+    }
+    return ToTableCoder.of(coders);
+  }
+
   /** Runs {@code apply}, which applies {@link #write}, as the format needs it run. */
   public <T> T applying(EventSchemas schemas, Supplier<T> apply) {
     return format.applying(schemas, apply);
@@ -90,6 +110,12 @@ public abstract sealed class EventSink<R, E> implements Serializable
     public BigQueryIO.Write<R> write(EventSchemas schemas) {
       return format().write(schemas);
     }
+
+    @Override
+    public BigQueryIO.Write<ToTable<R>> writeToTables(
+        List<EventSchemas> schemas, List<String> structs) {
+      return format().writeToTables(schemas);
+    }
   }
 
   static final class RowsKeepingPayload<R> extends EventSink<R, RowWithPayload<R>> {
@@ -117,6 +143,12 @@ public abstract sealed class EventSink<R, E> implements Serializable
     @Override
     public BigQueryIO.Write<RowWithPayload<R>> write(EventSchemas schemas) {
       return format().writeKeepingPayload(schemas);
+    }
+
+    @Override
+    public BigQueryIO.Write<ToTable<RowWithPayload<R>>> writeToTables(
+        List<EventSchemas> schemas, List<String> structs) {
+      return format().writeToTablesKeepingPayload(schemas, structs);
     }
   }
 }

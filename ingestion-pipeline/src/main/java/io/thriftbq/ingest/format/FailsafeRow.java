@@ -7,6 +7,7 @@ import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -31,6 +32,7 @@ import org.joda.time.Instant;
  * thriftbq.kafka_partition
  * thriftbq.kafka_offset
  * thriftbq.kafka_key        Kafka key, base64 (absent when the record has none)
+ * thriftbq.struct           the element's struct, in a write to several tables (else absent)
  * </pre>
  *
  * The keys contain a dot, which no BigQuery column name can, so a rejected event row (which Beam
@@ -45,12 +47,29 @@ public final class FailsafeRow {
   static final String KAFKA_PARTITION = "thriftbq.kafka_partition";
   static final String KAFKA_OFFSET = "thriftbq.kafka_offset";
   static final String KAFKA_KEY = "thriftbq.kafka_key";
+  static final String STRUCT = "thriftbq.struct";
 
   private FailsafeRow() {}
 
   /** BigQueryIO's {@code withFormatRecordOnFailureFunction} for elements of any row type. */
   public static <T> SerializableFunction<RowWithPayload<T>, TableRow> function() {
     return new Format<>();
+  }
+
+  /**
+   * {@link #function()} for a write to several tables: the fail-safe row also names the element's
+   * struct, because a Storage API rejection does not say which table refused the row.
+   *
+   * @param structs the struct of each table, by the index the elements carry
+   */
+  public static <T> SerializableFunction<ToTable<RowWithPayload<T>>, TableRow> function(
+      List<String> structs) {
+    return new FormatNamingStruct<>(List.copyOf(structs));
+  }
+
+  /** The struct a fail-safe row names (see {@link #function(List)}); null if it names none. */
+  public static @Nullable String struct(@Nullable TableRow row) {
+    return row != null && row.get(STRUCT) instanceof String struct ? struct : null;
   }
 
   static TableRow of(RowWithPayload<?> element) {
@@ -129,6 +148,24 @@ public final class FailsafeRow {
             attributes,
             error)
         .withKafka(kafka);
+  }
+
+  private static final class FormatNamingStruct<T>
+      implements SerializableFunction<ToTable<RowWithPayload<T>>, TableRow> {
+    private static final long serialVersionUID = 1L;
+
+    private final List<String> structs;
+
+    FormatNamingStruct(List<String> structs) {
+      this.structs = structs;
+    }
+
+    @Override
+    public TableRow apply(ToTable<RowWithPayload<T>> element) {
+      TableRow row = of(element.element());
+      row.set(STRUCT, structs.get(element.table()));
+      return row;
+    }
   }
 
   private static final class Format<T>

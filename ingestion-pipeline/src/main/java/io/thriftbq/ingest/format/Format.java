@@ -10,6 +10,7 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.io.Serializable;
+import java.util.List;
 import java.util.function.Supplier;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.coders.Coder;
@@ -80,6 +81,37 @@ public abstract sealed class Format<R> implements Serializable
   public abstract BigQueryIO.Write<RowWithPayload<R>> writeKeepingPayload(EventSchemas schemas);
 
   /**
+   * Whether one BigQueryIO write can give each of several tables its own schema with this format:
+   * true where BigQueryIO derives what it sends from each destination's table schema (TableRows,
+   * and Avro records through a schema per table); false where the write has one schema whatever the
+   * destination (Beam Rows take it from the collection's schema, direct protos from one
+   * descriptor), so a many-types job writes each struct with its own write.
+   */
+  public boolean hasSchemaPerTable() {
+    return false;
+  }
+
+  /**
+   * This format's write of rows to several tables, each element naming its table by index into
+   * {@code schemas}; the caller sets the destinations ({@code to(DynamicDestinations)}) and the
+   * shared settings. Only where {@link #hasSchemaPerTable}.
+   */
+  public BigQueryIO.Write<ToTable<R>> writeToTables(List<EventSchemas> schemas) {
+    throw new UnsupportedOperationException(
+        this + " cannot write several tables with one write: it has one schema per write");
+  }
+
+  /**
+   * {@link #writeToTables} for rows with their payload; each element's fail-safe row also names its
+   * struct ({@code structs}, by table index), so that a rejected row is traced to its table.
+   */
+  public BigQueryIO.Write<ToTable<RowWithPayload<R>>> writeToTablesKeepingPayload(
+      List<EventSchemas> schemas, List<String> structs) {
+    throw new UnsupportedOperationException(
+        this + " cannot write several tables with one write: it has one schema per write");
+  }
+
+  /**
    * Applies this format's write: {@code apply} runs it. A format whose write needs something set
    * while BigQueryIO expands (the encoded rows' descriptor) wraps it here.
    */
@@ -122,6 +154,24 @@ public abstract sealed class Format<R> implements Serializable
           .withFormatFunction(new RowOf<>())
           .withFormatRecordOnFailureFunction(FailsafeRow.function())
           .withSchema(schemas.tableSchema());
+    }
+
+    @Override
+    public boolean hasSchemaPerTable() {
+      return true;
+    }
+
+    @Override
+    public BigQueryIO.Write<ToTable<TableRow>> writeToTables(List<EventSchemas> schemas) {
+      return BigQueryIO.<ToTable<TableRow>>write().withFormatFunction(new ElementOf<>());
+    }
+
+    @Override
+    public BigQueryIO.Write<ToTable<RowWithPayload<TableRow>>> writeToTablesKeepingPayload(
+        List<EventSchemas> schemas, List<String> structs) {
+      return BigQueryIO.<ToTable<RowWithPayload<TableRow>>>write()
+          .withFormatFunction(new RowOfElement<>())
+          .withFormatRecordOnFailureFunction(FailsafeRow.function(structs));
     }
   }
 
@@ -208,6 +258,29 @@ public abstract sealed class Format<R> implements Serializable
           .withAvroSchemaFactory(new FixedAvroSchema(schemas.avroSchema().toString()))
           .useAvroLogicalTypes();
     }
+
+    @Override
+    public boolean hasSchemaPerTable() {
+      return true;
+    }
+
+    @Override
+    public BigQueryIO.Write<ToTable<GenericRecord>> writeToTables(List<EventSchemas> schemas) {
+      return BigQueryIO.<ToTable<GenericRecord>>write()
+          .withAvroFormatFunction(new AvroElementOf())
+          .withAvroSchemaFactory(AvroSchemaByTable.of(schemas))
+          .useAvroLogicalTypes();
+    }
+
+    @Override
+    public BigQueryIO.Write<ToTable<RowWithPayload<GenericRecord>>> writeToTablesKeepingPayload(
+        List<EventSchemas> schemas, List<String> structs) {
+      return BigQueryIO.<ToTable<RowWithPayload<GenericRecord>>>write()
+          .withAvroFormatFunction(new AvroRowOfElement())
+          .withFormatRecordOnFailureFunction(FailsafeRow.function(structs))
+          .withAvroSchemaFactory(AvroSchemaByTable.of(schemas))
+          .useAvroLogicalTypes();
+    }
   }
 
   /**
@@ -267,6 +340,50 @@ public abstract sealed class Format<R> implements Serializable
     @Override
     public T apply(RowWithPayload<T> element) {
       return element.row();
+    }
+  }
+
+  /** BigQueryIO's format function for TableRow elements of a write to several tables. */
+  private static final class ElementOf<T> implements SerializableFunction<ToTable<T>, T> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public T apply(ToTable<T> element) {
+      return element.element();
+    }
+  }
+
+  /** {@link ElementOf} for elements that keep their payload. */
+  private static final class RowOfElement<T>
+      implements SerializableFunction<ToTable<RowWithPayload<T>>, T> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public T apply(ToTable<RowWithPayload<T>> element) {
+      return element.element().row();
+    }
+  }
+
+  /** BigQueryIO's Avro format function for GenericRecord elements of a write to several tables. */
+  private static final class AvroElementOf
+      implements SerializableFunction<AvroWriteRequest<ToTable<GenericRecord>>, GenericRecord> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public GenericRecord apply(AvroWriteRequest<ToTable<GenericRecord>> request) {
+      return request.getElement().element();
+    }
+  }
+
+  /** {@link AvroElementOf} for elements that keep their payload. */
+  private static final class AvroRowOfElement
+      implements SerializableFunction<
+          AvroWriteRequest<ToTable<RowWithPayload<GenericRecord>>>, GenericRecord> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public GenericRecord apply(AvroWriteRequest<ToTable<RowWithPayload<GenericRecord>>> request) {
+      return request.getElement().element().row();
     }
   }
 

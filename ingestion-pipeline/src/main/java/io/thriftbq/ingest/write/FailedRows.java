@@ -1,9 +1,12 @@
 package io.thriftbq.ingest.write;
 
+import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.api.services.bigquery.model.ErrorProto;
 import com.google.api.services.bigquery.model.TableDataInsertAllResponse;
+import com.google.api.services.bigquery.model.TableReference;
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
@@ -16,9 +19,12 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.apache.beam.sdk.io.gcp.bigquery.BigQueryHelpers;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryInsertError;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryStorageApiInsertError;
 import org.apache.beam.sdk.io.gcp.bigquery.CivilTimeEncoder;
@@ -53,8 +59,13 @@ final class FailedRows {
 
   /** Rejected streaming inserts (needs {@code withExtendedErrorInfo()}). */
   static final class FromInsertErrorFn extends RejectedRowFn<BigQueryInsertError> {
-    FromInsertErrorFn(ToDeadLetter toDeadLetter) {
-      super(toDeadLetter);
+    FromInsertErrorFn(ToDeadLetter toDeadLetter, @Nullable WrittenTables tables) {
+      super(toDeadLetter, tables);
+    }
+
+    @Override
+    @Nullable TableReference tableOf(BigQueryInsertError error) {
+      return error.getTable();
     }
 
     @Override
@@ -70,8 +81,14 @@ final class FailedRows {
 
   /** Rows the Storage Write API refused, or that could not be converted to its protos. */
   static final class FromStorageApiErrorFn extends RejectedRowFn<BigQueryStorageApiInsertError> {
-    FromStorageApiErrorFn(ToDeadLetter toDeadLetter) {
-      super(toDeadLetter);
+    FromStorageApiErrorFn(ToDeadLetter toDeadLetter, @Nullable WrittenTables tables) {
+      super(toDeadLetter, tables);
+    }
+
+    /** Not said: the Storage API's rejection names no table (see {@link WrittenTables}). */
+    @Override
+    @Nullable TableReference tableOf(BigQueryStorageApiInsertError error) {
+      return null;
     }
 
     @Override
@@ -89,20 +106,99 @@ final class FailedRows {
   /** Counts and dead-letters one rejection; subclasses only say where its row and error are. */
   abstract static class RejectedRowFn<E> extends DoFn<E, DeadLetter> {
     private final ToDeadLetter toDeadLetter;
+    private final @Nullable WrittenTables tables;
     private final Counter failedWrite = IngestionMetrics.failed(Stage.WRITE);
 
-    RejectedRowFn(ToDeadLetter toDeadLetter) {
+    RejectedRowFn(ToDeadLetter toDeadLetter, @Nullable WrittenTables tables) {
       this.toDeadLetter = toDeadLetter;
+      this.tables = tables;
     }
 
     abstract @Nullable TableRow rowOf(E error);
 
     abstract String errorOf(E error);
 
+    /** The table the rejection names, if it names one. */
+    abstract @Nullable TableReference tableOf(E error);
+
     @ProcessElement
     public void process(@Element E error, OutputReceiver<DeadLetter> out) {
       failedWrite.inc();
-      out.output(toDeadLetter.apply(rowOf(error), errorOf(error)));
+      TableRow row = rowOf(error);
+      DeadLetter deadLetter = toDeadLetter.apply(row, errorOf(error));
+      out.output(tables == null ? deadLetter : tables.attribute(deadLetter, tableOf(error), row));
+    }
+  }
+
+  /**
+   * The structs and tables of a many-types job's write (one struct's, or every struct's), to name
+   * the struct and table of each rejected row and count it under the struct. A streaming insert's
+   * rejection names its table; a Storage API rejection does not, so a write to several tables with
+   * the Storage API keeps payloads, whose fail-safe row names the struct ({@link
+   * FailsafeRow#struct}). A write to one table needs neither.
+   */
+  static final class WrittenTables implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final List<String> structs;
+    private final List<String> tables;
+    private final List<Counter> failedWrites = new ArrayList<>();
+
+    private WrittenTables(List<String> structs, List<String> tables) {
+      checkArgument(
+          !structs.isEmpty() && structs.size() == tables.size(),
+          "one table per struct: %s, %s",
+          structs,
+          tables);
+      this.structs = List.copyOf(structs);
+      this.tables = List.copyOf(tables);
+      for (String struct : structs) {
+        failedWrites.add(
+            IngestionMetrics.counter(
+                IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.WRITE), struct)));
+      }
+    }
+
+    /**
+     * @param structs each table's struct, by index
+     * @param tables each table, {@code [PROJECT:]DATASET.TABLE}, by index
+     */
+    static WrittenTables of(List<String> structs, List<String> tables) {
+      return new WrittenTables(structs, tables);
+    }
+
+    /**
+     * {@code deadLetter} naming its struct and table, counted under the struct; as it is when
+     * neither the rejection's {@code table} nor its fail-safe {@code row} says which (a rejection
+     * Beam could not pair with its fail-safe row), so that it is still written, unattributed.
+     */
+    DeadLetter attribute(
+        DeadLetter deadLetter, @Nullable TableReference table, @Nullable TableRow row) {
+      int index = structs.size() == 1 ? 0 : table != null ? indexOf(table) : indexOf(row);
+      if (index < 0) {
+        return deadLetter;
+      }
+      failedWrites.get(index).inc();
+      return deadLetter.withEvent(tables.get(index), structs.get(index));
+    }
+
+    private int indexOf(TableReference table) {
+      for (int i = 0; i < tables.size(); i++) {
+        TableReference candidate = BigQueryHelpers.parseTableSpec(tables.get(i));
+        if (Objects.equals(candidate.getDatasetId(), table.getDatasetId())
+            && Objects.equals(candidate.getTableId(), table.getTableId())
+            && (candidate.getProjectId() == null
+                || table.getProjectId() == null
+                || candidate.getProjectId().equals(table.getProjectId()))) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    private int indexOf(@Nullable TableRow row) {
+      String struct = FailsafeRow.struct(row);
+      return struct == null ? -1 : structs.indexOf(struct);
     }
   }
 

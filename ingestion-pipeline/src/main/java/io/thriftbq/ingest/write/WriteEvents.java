@@ -4,9 +4,7 @@ import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Pr
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
-import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.EventSink;
-import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.util.List;
@@ -17,8 +15,6 @@ import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO.Write.WriteDisposition;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
 import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
-import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.display.DisplayData;
@@ -101,7 +97,7 @@ public final class WriteEvents<R, E>
 
     PCollection<E> elements =
         input
-            .apply("HandToSink", ParDo.of(new HandToSinkFn<E>(struct)))
+            .apply("HandToSink", ParDo.of(HandToSinkFn.<E>of(struct)))
             .setCoder(sink.coder(schemas));
     BigQueryIO.Write<E> write = configure(sink.write(schemas), unbounded);
     WriteResult result = sink.applying(schemas, () -> elements.apply("WriteToBigQuery", write));
@@ -109,15 +105,7 @@ public final class WriteEvents<R, E>
   }
 
   private BigQueryIO.Write<E> configure(BigQueryIO.Write<E> write, boolean unbounded) {
-    BigQueryIO.Write<E> configured =
-        write
-            .to(settings.table())
-            .withMethod(settings.method().beamMethod())
-            .withWriteDisposition(WriteDisposition.WRITE_APPEND)
-            .withCreateDisposition(
-                settings.createTable()
-                    ? CreateDisposition.CREATE_IF_NEEDED
-                    : CreateDisposition.CREATE_NEVER);
+    BigQueryIO.Write<E> configured = write.to(settings.table());
     TableLayout layout = settings.layout();
     if (layout.timePartitioning() != null) {
       configured = configured.withTimePartitioning(layout.timePartitioning());
@@ -125,6 +113,26 @@ public final class WriteEvents<R, E>
     if (layout.clustering() != null) {
       configured = configured.withClustering(layout.clustering());
     }
+    return withSharedSettings(configured, settings, unbounded, testServices);
+  }
+
+  /**
+   * Applies every knob but the table and its layout: the one place where the settings meet
+   * BigQueryIO, for a write to one table and for a write to several ({@link WriteEventsToTables}).
+   */
+  static <T> BigQueryIO.Write<T> withSharedSettings(
+      BigQueryIO.Write<T> write,
+      WriteSettings settings,
+      boolean unbounded,
+      @Nullable BigQueryServices testServices) {
+    BigQueryIO.Write<T> configured =
+        write
+            .withMethod(settings.method().beamMethod())
+            .withWriteDisposition(WriteDisposition.WRITE_APPEND)
+            .withCreateDisposition(
+                settings.createTable()
+                    ? CreateDisposition.CREATE_IF_NEEDED
+                    : CreateDisposition.CREATE_NEVER);
     if (settings.method() == WriteMethod.STREAMING_INSERTS) {
       // Without both, a rejected row is retried forever and never reaches the dead letters.
       configured =
@@ -151,49 +159,39 @@ public final class WriteEvents<R, E>
     return configured;
   }
 
-  /** The rows BigQuery rejected, as WRITE dead letters. */
-  private PCollection<DeadLetter> rejectedRows(WriteResult result) {
-    FailedRows.ToDeadLetter toDeadLetter =
-        new FailedRows.ToDeadLetter(schemas.metadataColumns(), sink.keepsPayload());
+  /**
+   * The rejected rows of {@code result}, a write with {@code method}, as WRITE dead letters,
+   * counted; {@code tables} attributes them to the tables of a write to several, else null.
+   */
+  static PCollection<DeadLetter> rejectedRows(
+      WriteResult result,
+      WriteMethod method,
+      FailedRows.ToDeadLetter toDeadLetter,
+      FailedRows.@Nullable WrittenTables tables) {
     PCollection<DeadLetter> failed =
-        settings.method() == WriteMethod.STREAMING_INSERTS
+        method == WriteMethod.STREAMING_INSERTS
             ? result
                 .getFailedInsertsWithErr()
-                .apply("RejectedInserts", ParDo.of(new FailedRows.FromInsertErrorFn(toDeadLetter)))
+                .apply(
+                    "RejectedInserts",
+                    ParDo.of(new FailedRows.FromInsertErrorFn(toDeadLetter, tables)))
             : result
                 .getFailedStorageApiInserts()
                 .apply(
                     "RejectedAppends",
-                    ParDo.of(new FailedRows.FromStorageApiErrorFn(toDeadLetter)));
-    failed = failed.setCoder(DeadLetterCoder.of());
-    if (struct != null) {
-      failed =
-          failed
-              .apply("StampStruct", ParDo.of(new StampStructFn(settings.table(), struct)))
-              .setCoder(DeadLetterCoder.of());
-    }
-    return failed;
+                    ParDo.of(new FailedRows.FromStorageApiErrorFn(toDeadLetter, tables)));
+    return failed.setCoder(DeadLetterCoder.of());
   }
 
-  /** Names the struct and table of a many-types job's rejected rows, and counts them per struct. */
-  private static final class StampStructFn extends DoFn<DeadLetter, DeadLetter> {
-    private final String table;
-    private final String struct;
-    private final Counter failedWrite;
-
-    StampStructFn(String table, String struct) {
-      this.table = table;
-      this.struct = struct;
-      this.failedWrite =
-          IngestionMetrics.counter(
-              IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.WRITE), struct));
-    }
-
-    @ProcessElement
-    public void process(@Element DeadLetter deadLetter, OutputReceiver<DeadLetter> out) {
-      failedWrite.inc();
-      out.output(deadLetter.withEvent(table, struct));
-    }
+  /** The rows BigQuery rejected, as WRITE dead letters. */
+  private PCollection<DeadLetter> rejectedRows(WriteResult result) {
+    return rejectedRows(
+        result,
+        settings.method(),
+        new FailedRows.ToDeadLetter(schemas.metadataColumns(), sink.keepsPayload()),
+        struct == null
+            ? null
+            : FailedRows.WrittenTables.of(List.of(struct), List.of(settings.table())));
   }
 
   @Override

@@ -72,9 +72,24 @@ public final class GraphScale {
     }
   }
 
-  /** One measured configuration. */
+  /**
+   * One measured configuration.
+   *
+   * @param keepPayload {@code --keepPayloadForWriteFailures}, with which the Storage API writes
+   *     TABLE_ROW and Avro structs with one write for every table
+   */
   public record Config(
-      int structs, String layout, WriteMethod method, StorageFormat format, boolean runnerV2) {}
+      int structs,
+      String layout,
+      WriteMethod method,
+      StorageFormat format,
+      boolean runnerV2,
+      boolean keepPayload) {
+    public Config(
+        int structs, String layout, WriteMethod method, StorageFormat format, boolean runnerV2) {
+      this(structs, layout, method, format, runnerV2, false);
+    }
+  }
 
   private GraphScale() {}
 
@@ -130,7 +145,7 @@ public final class GraphScale {
     byte[] proto = stager.staged.get(CapturingStager.PIPELINE_FILE);
     return new Measurement(
         config.structs(),
-        config.layout(),
+        config.layout() + (config.keepPayload() ? ", kept payloads" : ""),
         config.method(),
         config.format(),
         config.runnerV2(),
@@ -215,6 +230,9 @@ public final class GraphScale {
     if (config.method() == WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
       args.add("--useStorageApiConnectionPool=true");
     }
+    if (config.keepPayload()) {
+      args.add("--keepPayloadForWriteFailures=true");
+    }
     return PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
         .withValidation()
         .as(IngestionOptions.class);
@@ -288,6 +306,18 @@ public final class GraphScale {
             print(m);
           }
         }
+      }
+    }
+    // Kept payloads: the Storage API writes every Avro struct with one write (dynamic
+    // destinations).
+    for (WriteMethod method :
+        List.of(WriteMethod.STORAGE_WRITE_API, WriteMethod.STORAGE_API_AT_LEAST_ONCE)) {
+      for (int n : sizes) {
+        print(
+            measure(
+                new Config(n, "attribute", method, StorageFormat.AVRO_GENERIC_RECORD, false, true),
+                idls.get(n),
+                work));
       }
     }
     for (int n : sizes) {
