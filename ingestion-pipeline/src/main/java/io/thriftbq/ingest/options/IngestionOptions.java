@@ -237,7 +237,10 @@ public interface IngestionOptions
           + " fail-safe row holding the payload (base64) for each, the Storage API methods"
           + " JSON-encode and decode it, and the payload travels through the write shuffle of"
           + " STORAGE_WRITE_API and STREAMING_INSERTS. Works with every format and every write"
-          + " method.")
+          + " method. With several structs and a Storage API method, it also lets TABLE_ROW and"
+          + " AVRO_GENERIC_RECORD write every table with one BigQuery write instead of one per"
+          + " struct (a Storage API rejection names no table; the fail-safe row names the struct),"
+          + " so an at-least-once bundle waits for its appends once, not once per struct.")
   @Default.Boolean(false)
   Boolean getKeepPayloadForWriteFailures();
 
