@@ -23,6 +23,7 @@ import io.thriftbq.ingest.testing.FakeBigQuery;
 import io.thriftbq.ingest.testing.ShopEvents;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -130,34 +131,30 @@ public class WriteEventsToTablesTest {
 
   @Test
   public void refusesTablesWhoseSettingsDifferBeyondNameAndLayout() {
-    FakeBigQuery fake = FakeBigQuery.create();
-    List<TypePlan> types = plan(fake).types();
-    Pipeline pipeline = Pipeline.create(options(fake));
-    List<WriteEventsToTables.StructTable> tables = new ArrayList<>();
-    PCollectionList<TimestampedValue<TableRow>> rows = PCollectionList.empty(pipeline);
-    for (int type = 0; type < 2; type++) {
-      TypePlan plan = types.get(type);
-      WriteSettings settings =
-          WriteSettings.of(
-              plan.table(),
-              type == 0 ? WriteMethod.STREAMING_INSERTS : WriteMethod.STORAGE_API_AT_LEAST_ONCE);
-      tables.add(new WriteEventsToTables.StructTable(plan.name(), plan.schemas(), settings));
-      rows = rows.and(pipeline.apply("Rows" + type, create(plan, type)));
-    }
-    PCollectionList<TimestampedValue<TableRow>> input = rows;
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                input.apply(
-                    WriteEventsToTables.of(EventSink.of(TABLE_ROWS), tables)
-                        .withTestServices(fake.services)));
-    assertTrue(
-        e.getMessage(), e.getMessage().contains("share every setting but their name and layout"));
+    String message =
+        refusal(
+            (table, type) ->
+                WriteSettings.of(
+                    table,
+                    type == 0
+                        ? WriteMethod.STREAMING_INSERTS
+                        : WriteMethod.STORAGE_API_AT_LEAST_ONCE));
+    assertTrue(message, message.contains("share every setting but their name and layout"));
   }
 
   @Test
-  public void refusesAFormatWithOneSchemaPerWrite() {
+  public void refusesAStorageApiWriteWhoseRejectionsCannotBeTraced() {
+    String message =
+        refusal((table, type) -> WriteSettings.of(table, WriteMethod.STORAGE_API_AT_LEAST_ONCE));
+    assertTrue(message, message.contains("without kept payloads"));
+    assertTrue(message, message.contains("WriteEvents.forStruct"));
+  }
+
+  /**
+   * The message of the error that applying one write of plain TableRows to Order's and Refund's
+   * tables, with {@code settings} per (table, type index), raises.
+   */
+  private String refusal(BiFunction<String, Integer, WriteSettings> settings) {
     FakeBigQuery fake = FakeBigQuery.create();
     List<TypePlan> types = plan(fake).types();
     Pipeline pipeline = Pipeline.create(options(fake));
@@ -167,21 +164,17 @@ public class WriteEventsToTablesTest {
       TypePlan plan = types.get(type);
       tables.add(
           new WriteEventsToTables.StructTable(
-              plan.name(),
-              plan.schemas(),
-              WriteSettings.of(plan.table(), WriteMethod.STORAGE_API_AT_LEAST_ONCE)));
+              plan.name(), plan.schemas(), settings.apply(plan.table(), type)));
       rows = rows.and(pipeline.apply("Rows" + type, create(plan, type)));
     }
     PCollectionList<TimestampedValue<TableRow>> input = rows;
-    IllegalArgumentException e =
-        assertThrows(
+    return assertThrows(
             IllegalArgumentException.class,
             () ->
                 input.apply(
                     WriteEventsToTables.of(EventSink.of(TABLE_ROWS), tables)
-                        .withTestServices(fake.services)));
-    assertTrue(e.getMessage(), e.getMessage().contains("without kept payloads"));
-    assertTrue(e.getMessage(), e.getMessage().contains("WriteEvents.forStruct"));
+                        .withTestServices(fake.services)))
+        .getMessage();
   }
 
   /** Two rows of {@code type}, converted from generated events. */
