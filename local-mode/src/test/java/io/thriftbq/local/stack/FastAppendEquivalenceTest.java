@@ -7,10 +7,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.api.client.json.gson.GsonFactory;
-import com.google.api.services.bigquery.model.TableFieldSchema;
-import com.google.api.services.bigquery.model.TableSchema;
 import com.google.cloud.bigquery.storage.v1.AppendRowsRequest;
 import com.google.cloud.bigquery.storage.v1.AppendRowsResponse;
+import com.google.cloud.bigquery.storage.v1.Exceptions;
 import com.google.cloud.bigquery.storage.v1.ProtoRows;
 import com.google.cloud.bigquery.storage.v1.ProtoSchemaConverter;
 import com.google.cloud.bigquery.storage.v1.WriteStream;
@@ -123,7 +122,7 @@ public class FastAppendEquivalenceTest {
     }
     // Rows refused with their index and reason, the rest written once (two requests of the same
     // rows: the _default stream and a COMMITTED stream with offsets).
-    assertThat(answers.get(0), containsString("index: " + (REFUSED % 400)));
+    assertThat(answers.get(0), containsString("{" + (REFUSED % 400) + "=Cannot convert"));
     assertThat(answers.get(0), containsString("Cannot convert value to integer"));
     assertEquals(2 * (EVENTS - 400), contents.get(0).size());
     assertEquals("what the appends answered", answers.get(0), answers.get(1));
@@ -176,12 +175,14 @@ public class FastAppendEquivalenceTest {
   }
 
   private static void createTable(BigQueryEmulator emulator) throws IOException {
-    TableSchema schema = schemas().tableSchema().clone();
-    List<TableFieldSchema> fields = new ArrayList<>();
-    for (TableFieldSchema field : schema.getFields()) {
-      fields.add("user_id".equals(field.getName()) ? field.clone().setType("INT64") : field);
+    JsonNode schema =
+        LoopbackHttp.JSON.readTree(
+            GsonFactory.getDefaultInstance().toString(schemas().tableSchema()));
+    for (JsonNode field : schema.path("fields")) {
+      if ("user_id".equals(field.path("name").asText())) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) field).put("type", "INT64");
+      }
     }
-    schema.setFields(fields);
     Map<String, Object> body =
         Map.of(
             "tableReference",
@@ -193,7 +194,7 @@ public class FastAppendEquivalenceTest {
                 "tableId",
                 TABLE),
             "schema",
-            LoopbackHttp.JSON.readTree(GsonFactory.getDefaultInstance().toString(schema)));
+            schema);
     LoopbackHttp.Response response =
         new LoopbackHttp(emulator.restPort())
             .postIdempotent(
@@ -261,6 +262,10 @@ public class FastAppendEquivalenceTest {
       text = response.toString();
     } catch (java.util.concurrent.ExecutionException e) {
       text = "failed: " + e.getCause();
+      if (e.getCause() instanceof Exceptions.AppendSerializationError refused) {
+        // the row errors, by index, with their messages
+        text += " " + new java.util.TreeMap<>(refused.getRowIndexToErrorMessage());
+      }
     }
     return text.replace(stream, "<stream>") + "\n---\n";
   }
