@@ -18,6 +18,7 @@ import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
@@ -25,7 +26,6 @@ import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.run.Converters;
 import io.thriftbq.local.run.GeneratorArgs;
-import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.schema.ThriftSources;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -54,8 +54,8 @@ import org.junit.runners.JUnit4;
  *       BigQuery type (nested, repeated, NULL, refused values, shapes that disagree with the table,
  *       timestamps out of range) appended through both paths in one process, to _default,
  *       COMMITTED, PENDING and BUFFERED streams; decoded rows, responses and tables compared;
- *   <li>two emulators, one with the fast path and one without, fed the same sample events over
- *       gRPC by the pipeline's own Storage Write client, with a row the table refuses: the same
+ *   <li>two emulators, one with the fast path and one without, fed the same sample events over gRPC
+ *       by the pipeline's own Storage Write client, with a row the table refuses: the same
  *       responses (offsets, errors, row errors) and the same table content.
  * </ul>
  */
@@ -216,8 +216,7 @@ public class FastAppendEquivalenceTest {
       throws Exception {
     String table =
         String.format(
-            "projects/%s/datasets/%s/tables/%s",
-            emulator.project(), LocalRunConfig.DATASET, TABLE);
+            "projects/%s/datasets/%s/tables/%s", emulator.project(), LocalRunConfig.DATASET, TABLE);
     StringBuilder answers = new StringBuilder();
     try (BigQueryServices.WriteStreamService writes =
         new EmulatorBigQueryServices(emulator.storageWriteEndpoint())
