@@ -67,6 +67,16 @@ public class FastAppendEquivalenceTest {
 
   @Test
   public void selfTestFindsTheFastPathEqualToTheEmulatorsOwn() throws Exception {
+    selfTest(false);
+  }
+
+  /** The end-to-end tests run the emulator on protobuf's pure-Python backend (cancel-safe). */
+  @Test
+  public void selfTestFindsItEqualOnThePurePythonProtobufBackendToo() throws Exception {
+    selfTest(true);
+  }
+
+  private static void selfTest(boolean purePython) throws Exception {
     Path executable = LocalPaths.localBigQueryExecutable();
     Path python = executable.resolveSibling("python");
     assertTrue(
@@ -75,12 +85,20 @@ public class FastAppendEquivalenceTest {
     Path dir = Files.createTempDirectory("fast-append-selftest-");
     Path launcher = BigQueryEmulator.copyLauncher(dir);
     Path log = dir.resolve("self-test.log");
-    Process process =
-        new ProcessBuilder(python.toString(), launcher.toString(), "--self-test", "80", "7")
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                python.toString(),
+                launcher.toString(),
+                "--self-test",
+                purePython ? "40" : "80",
+                "7")
             .directory(dir.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    if (purePython) {
+      builder.environment().put("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python");
+    }
+    Process process = builder.start();
     assertTrue("self-test still running after 10 minutes", process.waitFor(10, TimeUnit.MINUTES));
     String output = Files.readString(log, StandardCharsets.UTF_8);
     assertEquals(output, 0, process.exitValue());
