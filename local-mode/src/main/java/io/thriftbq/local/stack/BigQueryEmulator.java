@@ -3,10 +3,13 @@ package io.thriftbq.local.stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +37,8 @@ public final class BigQueryEmulator implements AutoCloseable {
       String dataset,
       Path dataDir,
       Path logFile,
-      boolean pureProtobuf) {}
+      boolean pureProtobuf,
+      boolean fastAppend) {}
 
   private BigQueryEmulator(
       ManagedProcess process, int restPort, int grpcPort, String project, Launch launch) {
@@ -60,13 +64,42 @@ public final class BigQueryEmulator implements AutoCloseable {
       Path logFile,
       boolean pureProtobuf)
       throws IOException, InterruptedException {
+    return start(
+        executable,
+        project,
+        dataset,
+        dataDir,
+        logFile,
+        pureProtobuf,
+        !"false".equals(System.getProperty(FAST_APPEND_PROPERTY)));
+  }
+
+  /**
+   * Turns the launcher's fast append path off when {@code false} (to tell whether a problem comes
+   * from it): {@code JAVA_OPTS="-Xmx2g -Dthriftbq.bigquery.fastAppend=false" scripts/run-local.sh}.
+   */
+  public static final String FAST_APPEND_PROPERTY = "thriftbq.bigquery.fastAppend";
+
+  /**
+   * @param fastAppend take the launcher's cheaper Storage Write append path (see {@link
+   *     #launcher}); false runs the emulator's own
+   */
+  static BigQueryEmulator start(
+      Path executable,
+      String project,
+      String dataset,
+      Path dataDir,
+      Path logFile,
+      boolean pureProtobuf,
+      boolean fastAppend)
+      throws IOException, InterruptedException {
     int restPort = FreePorts.pick();
     int grpcPort = FreePorts.pick();
     while (grpcPort == restPort) {
       grpcPort = FreePorts.pick();
     }
     return start(
-        new Launch(executable, project, dataset, dataDir, logFile, pureProtobuf),
+        new Launch(executable, project, dataset, dataDir, logFile, pureProtobuf, fastAppend),
         restPort,
         grpcPort);
   }
@@ -111,8 +144,10 @@ public final class BigQueryEmulator implements AutoCloseable {
             dataDir.toString()));
     // The C (upb) protobuf extension has crashed the emulator when a client cancelled mid-append;
     // the pure-Python implementation is slower but survives that.
-    Map<String, String> environment =
-        pureProtobuf ? Map.of("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python") : Map.of();
+    Map<String, String> environment = new HashMap<>(launcherEnvironment(launch.fastAppend()));
+    if (pureProtobuf) {
+      environment.put("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python");
+    }
     ManagedProcess process =
         ManagedProcess.start("bigquery-emulator", command, environment, logFile);
     BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project, launch);
@@ -139,52 +174,54 @@ public final class BigQueryEmulator implements AutoCloseable {
    * PubsubRestartEndToEndTest} on 2026-11-25, stacks in the kept logs); it did not stop them when
    * clients cancel streams mid-append, which only the pure-Python backend survives (see {@link
    * #start}).
+   *
+   * <p>And, unless {@code fastAppend} is false, it replaces the emulator's Storage Write append
+   * path with one that gives the same rows, responses and row errors for about half the CPU per row
+   * (the emulator is the ceiling of local runs at saturation; {@code bigquery-emulator-launcher.py}
+   * says what it does and why, benchmarks/RESULTS.md section 9 what it measured). Its self-test
+   * ({@code FastAppendEquivalenceTest}) compares it with the emulator's own path.
+   *
+   * <p>The launcher is a resource of this module, copied next to the data directory at each start.
    */
   private static List<String> launcher(Path executable, Path dataDir) throws IOException {
     Path python = executable.resolveSibling("python");
     if (!Files.isExecutable(python)) {
       return List.of(executable.toString());
     }
-    Path script = dataDir.resolveSibling("bigquery-emulator-launcher.py");
-    Files.writeString(
-        script,
-        String.join(
-            "\n",
-            "# Written by io.thriftbq.local.stack.BigQueryEmulator: local-bigquery with BigQuery's 10 MB",
-            "# AppendRows request limit instead of gRPC's default 4 MiB; a crash in native code",
-            "# (protobuf's C extension, gRPC) prints every thread's stack to the log; one message",
-            "# class per writer schema, kept for the server's life, instead of a new descriptor pool",
-            "# per append connection that is freed when the connection ends.",
-            "import faulthandler",
-            "faulthandler.enable()",
-            "import sys",
-            "import grpc",
-            "LIMIT = " + APPEND_REQUEST_LIMIT_BYTES,
-            "_server = grpc.server",
-            "def server_with_bigquery_limits(*args, **kwargs):",
-            "    options = list(kwargs.pop('options', None) or [])",
-            "    options += [('grpc.max_receive_message_length', LIMIT),",
-            "                ('grpc.max_send_message_length', LIMIT)]",
-            "    return _server(*args, options=options, **kwargs)",
-            "grpc.server = server_with_bigquery_limits",
-            "import threading",
-            "from local_bigquery.grpc import write as _write",
-            "if hasattr(_write, '_message_class'):",
-            "    _new_message_class = _write._message_class",
-            "    _message_classes = {}",
-            "    _message_classes_lock = threading.Lock()",
-            "    def message_class_kept(proto):",
-            "        key = proto.SerializeToString(deterministic=True)",
-            "        with _message_classes_lock:",
-            "            if key not in _message_classes:",
-            "                _message_classes[key] = _new_message_class(proto)",
-            "            return _message_classes[key]",
-            "    _write._message_class = message_class_kept",
-            "from local_bigquery.cli import main",
-            "sys.argv[0] = 'local-bigquery'",
-            "sys.exit(main())",
-            ""));
+    Path script = copyLauncher(dataDir.resolveSibling("bigquery-emulator-launcher"));
     return List.of(python.toString(), script.toString());
+  }
+
+  /** The launcher's file name; {@code pgrep -f} finds the emulator's process by it. */
+  static final String LAUNCHER = "bigquery-emulator-launcher.py";
+
+  private static final List<String> LAUNCHER_FILES =
+      List.of(LAUNCHER, "bigquery_emulator_selftest.py");
+
+  /**
+   * Copies the launcher and its self-test into {@code dir} (created if needed); returns the
+   * launcher's path.
+   */
+  static Path copyLauncher(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    for (String file : LAUNCHER_FILES) {
+      try (InputStream in = BigQueryEmulator.class.getResourceAsStream(file)) {
+        if (in == null) {
+          throw new IOException("resource " + file + " is missing from local mode's jar");
+        }
+        Files.copy(in, dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    return dir.resolve(LAUNCHER);
+  }
+
+  /** The launcher's environment: BigQuery's request limit, and whether to take the fast path. */
+  private static Map<String, String> launcherEnvironment(boolean fastAppend) {
+    return Map.of(
+        "THRIFTBQ_BQ_MAX_MESSAGE_BYTES",
+        Integer.toString(APPEND_REQUEST_LIMIT_BYTES),
+        "THRIFTBQ_BQ_FAST_APPEND",
+        fastAppend ? "1" : "0");
   }
 
   private void awaitReady(Duration timeout) throws IOException, InterruptedException {

@@ -1,0 +1,411 @@
+# Copied next to the emulator's data directory by io.thriftbq.local.stack.BigQueryEmulator, which
+# runs it with the emulator's own Python: local-bigquery (the version scripts/local/
+# install-bigquery-emulator.sh pins) with a few changes made at start, none in the installed package:
+#
+# - BigQuery's 10 MB AppendRows request limit instead of gRPC's default 4 MiB;
+# - a crash in native code (protobuf's C extension, gRPC) prints every thread's stack to the log;
+# - one message class per writer schema, kept for the server's life, instead of a new descriptor
+#   pool per append connection that is freed when the connection ends;
+# - a cheaper Storage Write append path (install_fast_append below), unless
+#   THRIFTBQ_BQ_FAST_APPEND=0.
+#
+# Environment: THRIFTBQ_BQ_MAX_MESSAGE_BYTES (the gRPC message limit, default 10 MiB),
+# THRIFTBQ_BQ_FAST_APPEND (1 by default; 0 keeps the emulator's own append path).
+# `python bigquery-emulator-launcher.py --self-test [ROWS]` checks the fast path against the
+# emulator's own functions on random rows, in process, without starting a server.
+import base64
+import faulthandler
+import os
+import sys
+import threading
+
+faulthandler.enable()
+
+LIMIT = int(os.environ.get("THRIFTBQ_BQ_MAX_MESSAGE_BYTES", str(10 * 1024 * 1024)))
+# The append path below relies on internals of this version's local_bigquery.grpc.write (_decoder,
+# _row, _insert and the names it calls); another version runs unpatched rather than with a patch
+# that may no longer fit it.
+FAST_APPEND_VERSION = "0.4.0"
+
+
+def install_message_limit():
+    import grpc
+
+    _server = grpc.server
+
+    def server_with_bigquery_limits(*args, **kwargs):
+        options = list(kwargs.pop("options", None) or [])
+        options += [
+            ("grpc.max_receive_message_length", LIMIT),
+            ("grpc.max_send_message_length", LIMIT),
+        ]
+        return _server(*args, options=options, **kwargs)
+
+    grpc.server = server_with_bigquery_limits
+
+
+def install_kept_message_classes():
+    # Added against segmentation faults of upb in reading a nested message of an appended row (2 of
+    # 6 runs of PubsubRestartEndToEndTest on 2026-11-25); it did not stop the ones that happen when
+    # clients cancel streams mid-append, which only the pure-Python backend survives.
+    from local_bigquery.grpc import write as _write
+
+    if not hasattr(_write, "_message_class"):
+        return
+    new_message_class = _write._message_class
+    kept = {}
+    lock = threading.Lock()
+
+    def message_class_kept(proto):
+        key = proto.SerializeToString(deterministic=True)
+        with lock:
+            if key not in kept:
+                kept[key] = new_message_class(proto)
+            return kept[key]
+
+    _write._message_class = message_class_kept
+
+
+# --- The fast append path -----------------------------------------------------------------------
+#
+# Why: at the pipeline's ~870-row appends the emulator spent 480-640 us of CPU per row (one core,
+# the GIL), and a py-spy profile (benchmarks/RESULTS.md section 9, "The emulator's append path")
+# put most of it outside DuckDB: json_format.MessageToDict and the emulator's per-row, per-field
+# schema lookups (_row/_value, a pydantic copy of the field schema for every repeated value), a
+# pydantic TableDataInsertAllRequest built and dumped again for every row, the rows encoded to
+# JSON twice (once for the conversion check, once for the insert), and a DuckDB query checking
+# every scalar column for values that cannot be cast, STRING columns included.
+#
+# What: the same rows, errors and responses, made with less work:
+# - rows are decoded by a converter compiled once per (writer schema, table schema) pair, which
+#   gives exactly what _row(fields, MessageToDict(message, preserving_proto_field_name=True))
+#   gives: same keys in the same order, same values (int64 as strings, bytes as base64, float
+#   specials as strings, TIMESTAMP and DATE through the emulator's own _value); a field whose
+#   proto and table shapes disagree goes through the emulator's own _value, a row on which the
+#   converter raises is converted again by the emulator's own code (which raises the same error
+#   or gives the value), and a writer schema the converter does not handle (extensions, maps,
+#   well-known types, enums with JSON options) is decoded by the emulator's own decoder;
+# - the emulator's own write._insert and tabledata.insert_all (every check, the insert), handed a
+#   request that holds the decoded rows as they are (_PlainRequest) instead of a pydantic model
+#   validated and dumped again for every row.
+# Everything else (the checks and the insert, stream states, offsets, flush, finalize, commit,
+# _default, the REST insertAll) is the emulator's own code, called, not copied.
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _fields_key(fields):
+    return tuple(
+        (f.name, f.type, f.mode, _fields_key(f.fields or [])) for f in fields or []
+    )
+
+
+def _build_fast_append(write, tabledata):
+    from google.cloud.bigquery_storage_v1 import types
+    from google.protobuf import descriptor, json_format
+    from google.protobuf.internal import type_checkers
+
+    FD = descriptor.FieldDescriptor
+    INT64_SIGNED = {FD.CPPTYPE_INT64}
+    INT32 = {FD.CPPTYPE_INT32, FD.CPPTYPE_UINT32}
+    WKT = set(json_format._WKTJSONMETHODS)
+    printer = json_format._Printer(preserving_proto_field_name=True)
+    original_value = write._value
+    original_row = write._row
+    message_to_dict = json_format.MessageToDict
+    b64encode = base64.b64encode
+    to_shortest_float = type_checkers.ToShortestFloat
+    inf = float("inf")
+
+    # --- JSON values, as MessageToDict(preserving_proto_field_name=True) gives them ------------
+
+    def json_scalar(fd):
+        cpp = fd.cpp_type
+        if cpp == FD.CPPTYPE_MESSAGE:
+            return json_message(fd.message_type)
+        if cpp == FD.CPPTYPE_ENUM:
+            if fd.enum_type.full_name == "google.protobuf.NullValue":
+                raise _Unsupported("NullValue")
+            names = {
+                value.number: printer._FieldToJsonObject(fd, value.number)
+                for value in fd.enum_type.values
+            }
+
+            def enum(v):
+                return names[v]  # KeyError for an unknown number: the row is redone
+
+            return enum
+        if cpp == FD.CPPTYPE_STRING:
+            if fd.type == FD.TYPE_BYTES:
+                return lambda v: b64encode(v).decode("utf-8")
+            return str
+        if cpp == FD.CPPTYPE_BOOL:
+            return bool
+        if cpp in (FD.CPPTYPE_INT64, FD.CPPTYPE_UINT64):
+            return str
+        if cpp == FD.CPPTYPE_DOUBLE:
+
+            def double(v):
+                if v != v:
+                    return "NaN"
+                if v == inf:
+                    return "Infinity"
+                if v == -inf:
+                    return "-Infinity"
+                return v
+
+            return double
+        if cpp == FD.CPPTYPE_FLOAT:
+
+            def single(v):
+                if v != v:
+                    return "NaN"
+                if v == inf:
+                    return "Infinity"
+                if v == -inf:
+                    return "-Infinity"
+                return to_shortest_float(v)
+
+            return single
+        if cpp in INT32:
+            return None  # the value as it is
+        raise _Unsupported(f"field type {cpp}")
+
+    def json_field(fd):
+        element = json_scalar(fd)
+        if fd.is_repeated:
+            if element is None:
+                return list
+            return lambda v: [element(x) for x in v]
+        return element
+
+    message_plans = {}
+
+    def check_message(md):
+        if md.full_name in WKT or md.file.name == "google/protobuf/wrappers.proto":
+            raise _Unsupported("well-known type " + md.full_name)
+        if md.extension_ranges or md.extensions:
+            raise _Unsupported("extensions")
+        for fd in md.fields:
+            if fd.is_extension:
+                raise _Unsupported("extension")
+            if fd.type == FD.TYPE_MESSAGE and fd.message_type.GetOptions().map_entry:
+                raise _Unsupported("map field")
+
+    def json_message(md):
+        if md in message_plans:
+            return message_plans[md]
+        check_message(md)
+        handlers = {}
+
+        def to_json(message):
+            js = {}
+            for fd, v in message.ListFields():
+                key, convert = handlers[fd.number]
+                js[key] = v if convert is None else convert(v)
+            return js
+
+        message_plans[md] = to_json  # before the fields: a message may contain itself
+        for fd in md.fields:
+            handlers[fd.number] = (fd.name, json_field(fd))
+        return to_json
+
+    # --- _row / _value on top, with the table's schema resolved once ----------------------------
+
+    def row_field(fd, sf):
+        plain = json_field(fd)
+        if sf is None:
+            return plain
+        repeated = fd.is_repeated
+        is_message = fd.cpp_type == FD.CPPTYPE_MESSAGE
+        if repeated != (sf.mode == "REPEATED") or is_message != (sf.type == "RECORD"):
+            # shapes disagree: the emulator's own _value on the JSON value
+            if plain is None:
+                return lambda v: original_value(sf, v)
+            return lambda v: original_value(sf, plain(v))
+        if repeated:
+            element_schema = sf.replace(mode="NULLABLE")
+            element = single_field(fd, element_schema)
+            if element is None:
+                return list
+            return lambda v: [element(x) for x in v]
+        return single_field(fd, sf)
+
+    def single_field(fd, sf):
+        """One value of fd under a schema whose mode is not REPEATED and whose RECORD-ness
+        matches fd's; None: the value as it is."""
+        if fd.cpp_type == FD.CPPTYPE_MESSAGE:
+            return row_converter(fd.message_type, sf.fields or [])
+        if sf.type in ("TIMESTAMP", "DATE"):
+            plain = json_scalar(fd)
+            if plain is None:
+                return lambda v: original_value(sf, v)
+            return lambda v: original_value(sf, plain(v))
+        return json_scalar(fd)
+
+    row_plans = {}
+
+    def row_converter(md, fields):
+        key = (md, _fields_key(fields))
+        if key in row_plans:
+            return row_plans[key]
+        check_message(md)
+        by_name = {f.name.casefold(): f for f in fields}
+        handlers = {}
+
+        def to_row(message):
+            row = {}
+            for fd, v in message.ListFields():
+                name, convert = handlers[fd.number]
+                row[name] = v if convert is None else convert(v)
+            return row
+
+        row_plans[key] = to_row
+        for fd in md.fields:
+            handlers[fd.number] = (fd.name, row_field(fd, by_name.get(fd.name.casefold())))
+        return to_row
+
+    # --- the decoder -------------------------------------------------------------------------------
+
+    original_decoder = write._decoder
+    raw_request = types.AppendRowsRequest.pb
+    lock = threading.Lock()
+
+    def decoder(request):
+        if "arrow_rows" in request:
+            return original_decoder(request)
+        descriptor_proto = request.proto_rows.writer_schema.proto_descriptor
+        if not descriptor_proto.name:
+            return None
+        message = write._message_class(descriptor_proto)
+        try:
+            with lock:
+                json_message(message.DESCRIPTOR)
+        except Exception as reason:  # noqa: BLE001 - anything it cannot plan, the emulator decodes
+            print(
+                f"thriftbq fast append: writer schema {descriptor_proto.name} decoded by the "
+                f"emulator's own code ({reason})",
+                file=sys.stderr,
+            )
+            return original_decoder(request)
+        from_string = message.FromString
+
+        own = original_decoder(request)
+
+        def decode(request, fields):
+            try:
+                with lock:
+                    convert = row_converter(message.DESCRIPTOR, fields)
+            except Exception:  # noqa: BLE001 - a table schema it cannot plan: the emulator's way
+                return own(request, fields)
+            rows = []
+            append = rows.append
+            for serialized in raw_request(request).proto_rows.rows.serialized_rows:
+                parsed = from_string(serialized)
+                try:
+                    append(convert(parsed))
+                except Exception:
+                    # The emulator's own conversion raises the same error, or gives the row.
+                    append(
+                        original_row(
+                            fields,
+                            message_to_dict(parsed, preserving_proto_field_name=True),
+                        )
+                    )
+            return rows
+
+        return decode
+
+    return decoder, _insert_with_plain_request(write)
+
+
+class _PlainJson:
+    """A row's JSON as insert_all reads it (json_.model_dump()), without validating it into pydantic
+    models first: the rows come from the converter, or from the emulator's own _row, as plain data."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row):
+        self.row = row
+
+    def model_dump(self):
+        return self.row
+
+
+class _PlainRow:
+    __slots__ = ("json_", "insertId")
+
+    def __init__(self, row):
+        self.json_ = _PlainJson(row)
+        self.insertId = None
+
+
+class _PlainRequest:
+    """What write._insert builds (TableDataInsertAllRequest(rows=[{"json": row}, ...])), with the
+    attributes tabledata.insert_all reads and none of the per-row pydantic validation and dumping,
+    which was 19% of the emulator's CPU at the pipeline's ~870-row appends."""
+
+    __slots__ = ("rows",)
+    templateSuffix = None
+    ignoreUnknownValues = None
+    skipInvalidRows = None
+
+    def __init__(self, rows):
+        self.rows = [_PlainRow(item["json"]) for item in rows]
+
+
+def _insert_with_plain_request(write):
+    """The emulator's own write._insert (same code, same tabledata.insert_all and its checks), run
+    with _PlainRequest in place of the pydantic request: the function is rebuilt on a copy of its
+    module's globals, so the emulator's REST insertAll and every other caller keep pydantic."""
+    import types as pytypes
+
+    own = write._insert
+    scope = dict(own.__globals__)
+    scope["TableDataInsertAllRequest"] = _PlainRequest
+    return pytypes.FunctionType(
+        own.__code__, scope, own.__name__, own.__defaults__, own.__closure__
+    )
+
+
+def install_fast_append():
+    from importlib import metadata
+
+    version = metadata.version("local-bigquery")
+    if version != FAST_APPEND_VERSION:
+        print(
+            f"thriftbq fast append: local-bigquery {version} is not {FAST_APPEND_VERSION}; "
+            "the emulator's own append path is kept",
+            file=sys.stderr,
+        )
+        return False
+    from local_bigquery.catalog import tabledata
+    from local_bigquery.grpc import write
+
+    write._decoder, write._insert = _build_fast_append(write, tabledata)
+    return True
+
+
+def main():
+    install_message_limit()
+    install_kept_message_classes()
+    if os.environ.get("THRIFTBQ_BQ_FAST_APPEND", "1") != "0":
+        install_fast_append()
+    from local_bigquery.cli import main as emulator
+
+    sys.argv[0] = "local-bigquery"
+    sys.exit(emulator())
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
+        from importlib import util
+
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bigquery_emulator_selftest.py")
+        spec = util.spec_from_file_location("bigquery_emulator_selftest", here)
+        selftest = util.module_from_spec(spec)
+        spec.loader.exec_module(selftest)
+        sys.exit(selftest.run(sys.modules[__name__], sys.argv[2:]))
+    main()
