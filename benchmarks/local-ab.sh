@@ -4,15 +4,17 @@
 # on build B. A and B are checkouts with local-mode/target/local-mode-bundled.jar built
 # (./mvnw -q -DskipTests -pl local-mode -am package). Appends one line per run to $OUT/results.tsv:
 # round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
-# bigqueryEmulatorCPU rowsPerBigQueryRequest
+# bigqueryEmulatorCPU rowsPerBigQueryRequest peak5s/s sourceCPU
 # (latency after warm-up, or of the whole run when it is too short for that; CPU in CPU-seconds
-# per 100,000 events).
+# per 100,000 events; sourceCPU is the Pub/Sub emulator's or the Kafka broker's).
 #
 #   benchmarks/local-ab.sh A_ROOT B_ROOT [ROUNDS] [STEPS] [EVENTS] [RATE]
 #
 # A_ARGS and B_ARGS (environment, space-separated) add run-local.sh flags to build A's or B's runs
 # only, so one build can be compared with itself under two settings (A_ROOT = B_ROOT), e.g.
 # B_ARGS="--ingest-arg=--maxBundleTimeMills=500"; ARGS adds flags to both (e.g. "--source kafka").
+# The same way it compares local sources (A_ARGS="--source pubsub" B_ARGS="--source kafka") and
+# engines (A_ARGS="--engine direct" B_ARGS="--engine flink") on one build.
 set -euo pipefail
 a_root="$(cd "$1" && pwd)"
 b_root="$(cd "$2" && pwd)"
@@ -55,7 +57,9 @@ print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["e
     lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events"),
     d["table"]["duplicate_extra_rows"], d["table"]["missing_ids"],
     c.get("bigquery_emulator_cpu_sec_per_100k_events"),
-    c.get("bigquery_requests", {}).get("rows_per_request")])))
+    c.get("bigquery_requests", {}).get("rows_per_request"), t.get("rows_per_sec_peak_5s"),
+    c.get("kafka_broker_cpu_sec_per_100k_events",
+          c.get("pubsub_emulator_cpu_sec_per_100k_events"))])))
 PY
     done
   done

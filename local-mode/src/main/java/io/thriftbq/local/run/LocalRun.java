@@ -109,78 +109,77 @@ public final class LocalRun {
             ? ElementSizes.meanEncodedBytes(ingestArgs, mix, RunResult.ENCODED_SIZE_SAMPLE)
             : ElementSizes.meanEncodedBytes(ingestArgs, generator, RunResult.ENCODED_SIZE_SAMPLE);
     HandOffLatencyProbe.reset();
-    // Before the pipeline starts, so that its threads and the publisher's are in the recording.
-    PipelineProfiler profiler = config.profile() ? PipelineProfiler.start() : null;
-    long startNanos = System.nanoTime();
-    long startEpochMillis = System.currentTimeMillis();
-    PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
-    try (EventPublishing publishing =
-        EventPublishing.start(config, source, genArgs, mix, malformed)) {
-      Progress progress =
-          new ProgressFollower(
-                  config, stack, new TableQueries(stack, tables, source.attributesColumn()), out)
-              .follow(
-                  ingestion,
-                  publishing,
-                  startNanos,
-                  profiler == null ? elapsedMillis -> {} : profiler::mark);
-      List<String> problems = new ArrayList<>(progress.problems());
-      PipelineProfile cpuByComponent = cpuByComponent(profiler, progress);
-      problems.addAll(publishing.problems());
-      MetricQueryResults metrics = PipelineMetrics.ingestion(ingestion);
-      boolean flink = PipelineControl.isFlink(ingestion);
-      // Read back before cancelling: the emulator must not be asked anything after a cancel that
-      // may tear down Storage Write streams mid-append (see BigQueryEmulator).
-      TableAudit audit =
-          new TableAudit(stack.bigquery(), config.sampleRows(), source.attributesColumn());
-      List<EventTableContents> eventTables = new ArrayList<>();
-      for (String table : tables.eventTables()) {
-        eventTables.add(audit.eventTable(table));
-      }
-      List<DeadLetterContents> deadLetterTables = new ArrayList<>();
-      for (String table : tables.deadLetterTables()) {
-        deadLetterTables.add(audit.deadLetterTable(table));
-      }
-      IdFieldCheck idField = null;
-      if (idOf != null && eventTables.stream().anyMatch(EventTableContents::exists)) {
-        Set<Long> deadLettered = new HashSet<>();
-        deadLetterTables.forEach(d -> deadLettered.addAll(d.validEvents().keySet()));
-        idField =
-            audit.idField(
-                config.idField(), tables.eventTables(), config.events(), deadLettered, idOf);
-      }
-      long publisherMillis = publishing.publisherMillis();
-      return new RunResult(
-          config,
-          tables,
-          source.describe(),
-          tableNames(tables),
-          ingestArgs,
-          malformed,
-          publishing.eventsPublished(),
-          publisherMillis > 0 ? publisherMillis : progress.generatorMillis(),
-          publishing.payloadBytes(),
-          progress,
-          PipelineMetrics.counters(metrics),
-          latencyDistribution(metrics),
-          HandOffLatencyProbe.samples(),
-          HandOffLatencyProbe.samplesCreatedSince(startEpochMillis + RunResult.WARMUP_MILLIS),
-          encodedBytesPerElement,
-          HandOffLatencyProbe.requests(),
-          flink ? FlinkMetrics.latestJobExchangedBytes() : null,
-          flink ? FlinkMetrics.latestJobExchangedBytesByTask() : Map.of(),
-          eventTables,
-          deadLetterTables,
-          idField,
-          problems,
-          typeMix,
-          latencyByTable(tables, 0),
-          latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS),
-          cpuByComponent);
-    } finally {
-      PipelineControl.cancelQuietly(ingestion);
-      if (profiler != null) {
-        profiler.close();
+    // Before the pipeline starts, so that its threads and the publisher's are in the recording;
+    // stopped however the run ends, a pipeline that fails to start included.
+    try (PipelineProfiler profiler = config.profile() ? PipelineProfiler.start() : null) {
+      long startNanos = System.nanoTime();
+      long startEpochMillis = System.currentTimeMillis();
+      PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
+      try (EventPublishing publishing =
+          EventPublishing.start(config, source, genArgs, mix, malformed)) {
+        Progress progress =
+            new ProgressFollower(
+                    config, stack, new TableQueries(stack, tables, source.attributesColumn()), out)
+                .follow(
+                    ingestion,
+                    publishing,
+                    startNanos,
+                    profiler == null ? elapsedMillis -> {} : profiler::mark);
+        List<String> problems = new ArrayList<>(progress.problems());
+        PipelineProfile cpuByComponent = cpuByComponent(profiler, progress);
+        problems.addAll(publishing.problems());
+        MetricQueryResults metrics = PipelineMetrics.ingestion(ingestion);
+        boolean flink = PipelineControl.isFlink(ingestion);
+        // Read back before cancelling: the emulator must not be asked anything after a cancel that
+        // may tear down Storage Write streams mid-append (see BigQueryEmulator).
+        TableAudit audit =
+            new TableAudit(stack.bigquery(), config.sampleRows(), source.attributesColumn());
+        List<EventTableContents> eventTables = new ArrayList<>();
+        for (String table : tables.eventTables()) {
+          eventTables.add(audit.eventTable(table));
+        }
+        List<DeadLetterContents> deadLetterTables = new ArrayList<>();
+        for (String table : tables.deadLetterTables()) {
+          deadLetterTables.add(audit.deadLetterTable(table));
+        }
+        IdFieldCheck idField = null;
+        if (idOf != null && eventTables.stream().anyMatch(EventTableContents::exists)) {
+          Set<Long> deadLettered = new HashSet<>();
+          deadLetterTables.forEach(d -> deadLettered.addAll(d.validEvents().keySet()));
+          idField =
+              audit.idField(
+                  config.idField(), tables.eventTables(), config.events(), deadLettered, idOf);
+        }
+        long publisherMillis = publishing.publisherMillis();
+        return new RunResult(
+            config,
+            tables,
+            source.describe(),
+            tableNames(tables),
+            ingestArgs,
+            malformed,
+            publishing.eventsPublished(),
+            publisherMillis > 0 ? publisherMillis : progress.generatorMillis(),
+            publishing.payloadBytes(),
+            progress,
+            PipelineMetrics.counters(metrics),
+            latencyDistribution(metrics),
+            HandOffLatencyProbe.samples(),
+            HandOffLatencyProbe.samplesCreatedSince(startEpochMillis + RunResult.WARMUP_MILLIS),
+            encodedBytesPerElement,
+            HandOffLatencyProbe.requests(),
+            flink ? FlinkMetrics.latestJobExchangedBytes() : null,
+            flink ? FlinkMetrics.latestJobExchangedBytesByTask() : Map.of(),
+            eventTables,
+            deadLetterTables,
+            idField,
+            problems,
+            typeMix,
+            latencyByTable(tables, 0),
+            latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS),
+            cpuByComponent);
+      } finally {
+        PipelineControl.cancelQuietly(ingestion);
       }
     }
   }
