@@ -201,7 +201,10 @@ public final class IngestionPipeline {
                 .withUdfClassName(plan.udfClassName())
                 .withEventTimeAttribute(plan.eventTimeAttribute()));
     PCollectionList<DeadLetter> deadLetters = PCollectionList.of(decoded.deadLetters());
-    if (!plan.isSingleType() && WriteEventsToTables.canWrite(sink, plan.write().method())) {
+    if (!plan.isSingleType()) {
+      LOG.info("Writing with {}", plan.describeWrites());
+    }
+    if (plan.writesEveryTableAtOnce()) {
       PCollectionList<TimestampedValue<E>> rows = PCollectionList.empty(events.getPipeline());
       List<WriteEventsToTables.StructTable> tables = new ArrayList<>();
       for (int i = 0; i < plan.types().size(); i++) {

@@ -8,6 +8,7 @@ import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.write.TableSetup;
+import io.thriftbq.ingest.write.WriteEventsToTables;
 import io.thriftbq.ingest.write.WriteSettings;
 import io.thriftbq.schema.EventTypes;
 import java.util.List;
@@ -91,6 +92,28 @@ public record IngestionPlan(
   /** The first event type's plan: in a single-type job, the only one. */
   public TypePlan firstType() {
     return types.get(0);
+  }
+
+  /**
+   * Whether every struct's table is written with one BigQuery write ({@link WriteEventsToTables}),
+   * rather than one write per struct; a single-type job has one write either way.
+   */
+  public boolean writesEveryTableAtOnce() {
+    return !isSingleType() && WriteEventsToTables.canWrite(sink, write().method());
+  }
+
+  /** How the events are written, in a sentence for the launch log and local mode's header. */
+  public String describeWrites() {
+    if (isSingleType()) {
+      return "one BigQuery write, to " + outputTable();
+    }
+    if (writesEveryTableAtOnce()) {
+      return "one BigQuery write for the " + types.size() + " structs' tables";
+    }
+    return "one BigQuery write per struct ("
+        + types.size()
+        + "), because "
+        + WriteEventsToTables.whyNot(sink, write().method());
   }
 
   /** The first type's decoding: struct, protocol, limits, metadata columns. */

@@ -82,8 +82,26 @@ public final class WriteEventsToTables<R, E>
 
   /** Whether one write can take every struct's rows with this sink and method (see above). */
   public static boolean canWrite(EventSink<?, ?> sink, WriteMethod method) {
-    return sink.format().hasSchemaPerTable()
-        && (method == WriteMethod.STREAMING_INSERTS || sink.keepsPayload());
+    return whyNot(sink, method) == null;
+  }
+
+  /**
+   * Why one write cannot take every struct's rows with this sink and method, naming what to change
+   * where something can be; null when it can.
+   */
+  public static @Nullable String whyNot(EventSink<?, ?> sink, WriteMethod method) {
+    if (!sink.format().hasSchemaPerTable()) {
+      return sink.format()
+          + " has one schema per BigQuery write (TABLE_ROW and AVRO_GENERIC_RECORD have one per"
+          + " table)";
+    }
+    if (method != WriteMethod.STREAMING_INSERTS && !sink.keepsPayload()) {
+      return "a "
+          + method
+          + " rejection does not name its table: set --keepPayloadForWriteFailures=true, whose"
+          + " fail-safe row names the struct, to write every table with one write";
+    }
+    return null;
   }
 
   /** Writes {@code sink}'s elements to {@code tables}, one input collection per table. */

@@ -44,6 +44,42 @@ public class ManyTypesPlanTest {
   }
 
   @Test
+  public void theWriteShapeIsOneForEveryTableWhereTheFormatAndTheRejectionsAllow() {
+    IngestionPlan protoAtLeastOnce =
+        plan(STRUCTS, "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE");
+    assertFalse(protoAtLeastOnce.writesEveryTableAtOnce());
+    assertEquals(
+        "one BigQuery write per struct (3), because PROTO_MESSAGE has one schema per BigQuery"
+            + " write (TABLE_ROW and AVRO_GENERIC_RECORD have one per table)",
+        protoAtLeastOnce.describeWrites());
+
+    IngestionPlan avro =
+        plan(
+            STRUCTS,
+            "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+            "--formatToStore=AVRO_GENERIC_RECORD");
+    assertFalse(avro.writesEveryTableAtOnce());
+    assertTrue(
+        avro.describeWrites(),
+        avro.describeWrites().contains("set --keepPayloadForWriteFailures=true"));
+
+    IngestionPlan avroKept =
+        plan(
+            STRUCTS,
+            "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+            "--formatToStore=AVRO_GENERIC_RECORD",
+            "--keepPayloadForWriteFailures=true");
+    assertTrue(avroKept.writesEveryTableAtOnce());
+    assertEquals("one BigQuery write for the 3 structs' tables", avroKept.describeWrites());
+
+    // Streaming inserts turn PROTO_MESSAGE into TableRows, and name the table of a rejection.
+    assertTrue(plan(STRUCTS, "--bigQueryWriteMethod=STREAMING_INSERTS").writesEveryTableAtOnce());
+    IngestionPlan single = plan("--thriftStruct=Order", "--outputTable=my-project:shop.orders");
+    assertFalse(single.writesEveryTableAtOnce());
+    assertEquals("one BigQuery write, to my-project:shop.orders", single.describeWrites());
+  }
+
+  @Test
   public void eachStructGetsItsTableFromThePlaceholderOrItsOverride() {
     IngestionPlan plan = plan(STRUCTS, "--tableForStruct=Refund=other:money.refunds");
     assertFalse(plan.isSingleType());

@@ -3,6 +3,8 @@ package io.thriftbq.local.run;
 import io.thriftbq.datagen.EventMix;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.engine.FlinkMetrics;
@@ -38,6 +40,7 @@ import java.util.function.LongFunction;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.DistributionResult;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -102,7 +105,7 @@ public final class LocalRun {
         MalformedMessages.create(
             config.malformedCount(), config.seed(), mix, generator.config().protocol());
     TypeMix typeMix = config.manyTypes() ? typeMix(mix, tables) : null;
-    printStart(source, tables, malformed.size());
+    printStart(source, tables, malformed.size(), ingestArgs);
 
     double encodedBytesPerElement =
         config.manyTypes()
@@ -249,7 +252,8 @@ public final class LocalRun {
     return out;
   }
 
-  private void printStart(EventSource source, RunTables tables, int malformedCount) {
+  private void printStart(
+      EventSource source, RunTables tables, int malformedCount, List<String> ingestArgs) {
     out.printf(
         "Local run: %s%s; %d events at %d/s, %d malformed; %s, table %s.%s%n",
         config.step().describe(),
@@ -266,6 +270,13 @@ public final class LocalRun {
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());
+    if (config.manyTypes()) {
+      IngestionOptions options =
+          PipelineOptionsFactory.fromArgs(ingestArgs.toArray(new String[0]))
+              .as(IngestionOptions.class);
+      out.printf(
+          "Writes: %s%n", IngestionPlan.of(options, IngestionPlan.Input.SOURCE).describeWrites());
+    }
   }
 
   private Map<String, String> tableNames(RunTables tables) {
