@@ -145,30 +145,19 @@ def _build_fast_append(write, tabledata):
             return bool
         if cpp in (FD.CPPTYPE_INT64, FD.CPPTYPE_UINT64):
             return str
-        if cpp == FD.CPPTYPE_DOUBLE:
+        if cpp in (FD.CPPTYPE_DOUBLE, FD.CPPTYPE_FLOAT):
+            finite = (lambda v: v) if cpp == FD.CPPTYPE_DOUBLE else to_shortest_float
 
-            def double(v):
+            def floating(v):
                 if v != v:
                     return "NaN"
                 if v == inf:
                     return "Infinity"
                 if v == -inf:
                     return "-Infinity"
-                return v
+                return finite(v)
 
-            return double
-        if cpp == FD.CPPTYPE_FLOAT:
-
-            def single(v):
-                if v != v:
-                    return "NaN"
-                if v == inf:
-                    return "Infinity"
-                if v == -inf:
-                    return "-Infinity"
-                return to_shortest_float(v)
-
-            return single
+            return floating
         if cpp in INT32:
             return None  # the value as it is
         raise _Unsupported(f"field type {cpp}")
