@@ -31,6 +31,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -42,16 +43,19 @@ import org.openjdk.jmh.infra.Blackhole;
  * The many-types hot path against the single-struct one, PROTO_MESSAGE, whole path (Thrift bytes →
  * the bytes the Storage Write API sends), in nanoseconds per event.
  *
- * <p>The corpus is {@value #PER_STRUCT} events of each of the shop IDL's Order, Refund and Click
- * (thrift-common/src/main/idl/shop_events.thrift), generated with the generator's defaults and a
- * fixed seed. {@code singleOrder}, {@code singleRefund} and {@code singleClick} run one struct's
+ * <p>The corpus is {@code perStruct} events (3,000 unless {@code -p perStruct=N}) of each of the
+ * shop IDL's Order, Refund and Click (thrift-common/src/main/idl/shop_events.thrift), generated
+ * with the generator's defaults and a fixed seed; each single-struct benchmark has as many bytes of
+ * its struct's events as the mix holds (see {@link Corpus#singleEvents}). Every invocation converts
+ * {@value #PER_STRUCT} events of one struct or {@value #MIX} of the mix, going on where the last
+ * one stopped. {@code singleOrder}, {@code singleRefund} and {@code singleClick} run one struct's
  * converter on that struct's events alone, as a single-type job does: their mean is what the mix
  * would cost per event if routing and mixing cost nothing. {@code mixAttribute} runs the same
  * events shuffled together, each routed by its {@code thrift_struct} attribute with {@link
  * EventRouter} and converted by its struct's converter, as the decoder of a many-types job does;
  * {@code mixUnion} the same events wrapped in the {@code AnyEvent} union, routed by member (the
- * router copies the member's bytes out of the union). Each benchmark method runs in its own fork,
- * so a single-struct fork has only its one converter, as a single-type worker.
+ * member is read in place). Each benchmark method runs in its own fork, so a single-struct fork has
+ * only its one converter, as a single-type worker.
  *
  * <p>Run from the repository root (the IDL is read from there; or set {@code -Dthriftbq.shopIdl}).
  * See benchmarks/RESULTS.md.
@@ -65,8 +69,12 @@ import org.openjdk.jmh.infra.Blackhole;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class ManyTypesBenchmark {
+  /** Events converted per invocation of a single-struct benchmark. */
   static final int PER_STRUCT = 3_000;
+
+  /** Events converted per invocation of a mix benchmark. */
   static final int MIX = 3 * PER_STRUCT;
+
   static final long SEED = 20261125L;
   static final List<String> STRUCTS = List.of("Order", "Refund", "Click");
   private static final EventMetadata METADATA = EventMetadata.EMPTY;
@@ -74,8 +82,21 @@ public class ManyTypesBenchmark {
   /** The events of each struct, the shuffled mix, its attributes and its union-wrapped form. */
   @State(Scope.Thread)
   public static class Corpus {
-    /** events[type][i]: the Thrift bytes of event i of STRUCTS.get(type). */
+    /** Events of each struct in the mix. */
+    @Param({"3000"})
+    int perStruct;
+
+    /** events[type][i]: the Thrift bytes of event i of STRUCTS.get(type), the mix's share. */
     byte[][][] events;
+
+    /**
+     * singleEvents[type]: that struct's events for its single-struct benchmark, the mix's share and
+     * more, up to as many bytes as the whole mix. A corpus that fits in the core's L2 cache
+     * converts faster than one that does not (on this machine, 1 MiB L2: 3,000 Clicks take 185 ns
+     * each, 20,000 take 271), so each single-struct corpus is as large as the mix's, or the
+     * comparison would measure cache sizes.
+     */
+    byte[][][] singleEvents;
 
     int[] mixType;
     byte[][] mixPayload;
@@ -90,7 +111,8 @@ public class ManyTypesBenchmark {
       String idl = shopIdl();
       attributeTypes = types("--thriftIdl=" + idl, "--thriftStructs=" + String.join(",", STRUCTS));
       unionTypes = types("--thriftIdl=" + idl, "--thriftUnion=AnyEvent");
-      events = new byte[STRUCTS.size()][PER_STRUCT][];
+      events = new byte[STRUCTS.size()][perStruct][];
+      List<RandomEventGenerator> generators = new ArrayList<>();
       StringBuilder sizes = new StringBuilder();
       for (int type = 0; type < STRUCTS.size(); type++) {
         RandomEventGenerator generator =
@@ -100,7 +122,8 @@ public class ManyTypesBenchmark {
                     .seed(SEED + type)
                     .protocol(ThriftProtocol.BINARY)
                     .build());
-        for (int i = 0; i < PER_STRUCT; i++) {
+        generators.add(generator);
+        for (int i = 0; i < perStruct; i++) {
           events[type][i] = generator.serialize(i);
         }
         sizes
@@ -110,17 +133,18 @@ public class ManyTypesBenchmark {
       // The mix: every event of every struct once, in a fixed random order.
       List<int[]> order = new ArrayList<>();
       for (int type = 0; type < STRUCTS.size(); type++) {
-        for (int i = 0; i < PER_STRUCT; i++) {
+        for (int i = 0; i < perStruct; i++) {
           order.add(new int[] {type, i});
         }
       }
       java.util.Collections.shuffle(order, new Random(SEED));
-      mixType = new int[MIX];
-      mixPayload = new byte[MIX][];
-      mixAttributes = new Map[MIX];
-      mixUnion = new byte[MIX][];
+      int mixSize = STRUCTS.size() * perStruct;
+      mixType = new int[mixSize];
+      mixPayload = new byte[mixSize][];
+      mixAttributes = new Map[mixSize];
+      mixUnion = new byte[mixSize][];
       long total = 0;
-      for (int k = 0; k < MIX; k++) {
+      for (int k = 0; k < mixSize; k++) {
         int type = order.get(k)[0];
         mixType[k] = type;
         mixPayload[k] = events[type][order.get(k)[1]];
@@ -131,9 +155,37 @@ public class ManyTypesBenchmark {
         mixUnion[k] = wrap(unionTypes.types().get(type).unionFieldId(), mixPayload[k]);
         total += mixPayload[k].length;
       }
+      singleEvents = new byte[STRUCTS.size()][][];
+      StringBuilder singleSizes = new StringBuilder();
+      for (int type = 0; type < STRUCTS.size(); type++) {
+        List<byte[]> single = new ArrayList<>(List.of(events[type]));
+        long bytes = 0;
+        for (byte[] event : single) {
+          bytes += event.length;
+        }
+        for (int i = perStruct; bytes < total; i++) {
+          byte[] event = generators.get(type).serialize(i);
+          single.add(event);
+          bytes += event.length;
+        }
+        singleEvents[type] = single.toArray(new byte[0][]);
+        singleSizes.append(String.format(" %s %d", STRUCTS.get(type), single.size()));
+      }
       System.out.printf(
-          "%nmean event size: %smix %.1f B (%d events, %d per struct)%n",
-          sizes, (double) total / MIX, MIX, PER_STRUCT);
+          "%nmean event size: %smix %.1f B (%d events, %d per struct, %d bytes);"
+              + " single-struct corpora of as many bytes:%s events%n",
+          sizes, (double) total / mixSize, mixSize, perStruct, total, singleSizes);
+    }
+
+    /** Where the mix benchmarks go on from: each invocation takes the next {@value #MIX} events. */
+    int mixCursor;
+
+    /** Where {@code mixSorted} goes on from in each struct's events. */
+    int sortedCursor;
+
+    /** The index after {@code k} in the mix, wrapping at its end. */
+    int nextInMix(int k) {
+      return k + 1 == mixType.length ? 0 : k + 1;
     }
   }
 
@@ -161,6 +213,7 @@ public class ManyTypesBenchmark {
   public abstract static class Single {
     EventConverter<EncodedRow> converter;
     byte[][] events;
+    int cursor;
 
     @SuppressWarnings("unchecked")
     void setUp(Corpus corpus, int type) {
@@ -172,7 +225,7 @@ public class ManyTypesBenchmark {
                           corpus.attributeTypes.types().get(type).source(),
                           ThriftProtocol.BINARY,
                           MetadataColumns.NONE));
-      events = corpus.events[type];
+      events = corpus.singleEvents[type];
     }
   }
 
@@ -241,9 +294,13 @@ public class ManyTypesBenchmark {
   }
 
   private static void convertAll(Single single, Blackhole blackhole) throws ThriftDecodeException {
-    for (byte[] payload : single.events) {
-      blackhole.consume(single.converter.fromBytes(payload, METADATA).toByteArray());
+    byte[][] events = single.events;
+    int i = single.cursor;
+    for (int n = 0; n < PER_STRUCT; n++) {
+      blackhole.consume(single.converter.fromBytes(events[i], METADATA).toByteArray());
+      i = i + 1 == events.length ? 0 : i + 1;
     }
+    single.cursor = i;
   }
 
   // ---- the three-struct mix: route, then the routed struct's converter ------------------------
@@ -253,7 +310,8 @@ public class ManyTypesBenchmark {
   public void mixAttribute(
       Corpus corpus, Converters converters, AttributeRouter router, Blackhole blackhole)
       throws ThriftDecodeException, UnroutableException {
-    for (int k = 0; k < MIX; k++) {
+    int k = corpus.mixCursor;
+    for (int n = 0; n < MIX; n++, k = corpus.nextInMix(k)) {
       int type = router.router.route(corpus.mixPayload[k], corpus.mixAttributes[k]);
       blackhole.consume(
           converters
@@ -266,6 +324,7 @@ public class ManyTypesBenchmark {
                   METADATA)
               .toByteArray());
     }
+    corpus.mixCursor = k;
   }
 
   @Benchmark
@@ -274,7 +333,8 @@ public class ManyTypesBenchmark {
       Corpus corpus, Converters converters, UnionRouter router, Blackhole blackhole)
       throws ThriftDecodeException, UnroutableException {
     Map<String, String> none = Map.of();
-    for (int k = 0; k < MIX; k++) {
+    int k = corpus.mixCursor;
+    for (int n = 0; n < MIX; n++, k = corpus.nextInMix(k)) {
       int type = router.router.route(corpus.mixUnion[k], none);
       blackhole.consume(
           converters
@@ -287,6 +347,7 @@ public class ManyTypesBenchmark {
                   METADATA)
               .toByteArray());
     }
+    corpus.mixCursor = k;
   }
 
   // ---- controls: where the mix's extra cost comes from -----------------------------------------
@@ -296,7 +357,8 @@ public class ManyTypesBenchmark {
   @OperationsPerInvocation(MIX)
   public void mixKnownType(Corpus corpus, Converters converters, Blackhole blackhole)
       throws ThriftDecodeException {
-    for (int k = 0; k < MIX; k++) {
+    int k = corpus.mixCursor;
+    for (int n = 0; n < MIX; n++, k = corpus.nextInMix(k)) {
       blackhole.consume(
           converters
               .byType
@@ -304,6 +366,7 @@ public class ManyTypesBenchmark {
               .fromBytes(corpus.mixPayload[k], METADATA)
               .toByteArray());
     }
+    corpus.mixCursor = k;
   }
 
   /**
@@ -315,10 +378,13 @@ public class ManyTypesBenchmark {
   public void mixSorted(
       Corpus corpus, Converters converters, AttributeRouter router, Blackhole blackhole)
       throws ThriftDecodeException, UnroutableException {
+    int first = corpus.sortedCursor;
     for (int type = 0; type < STRUCTS.size(); type++) {
       Map<String, String> attributes =
           Map.of(EventTypes.DEFAULT_STRUCT_ATTRIBUTE, STRUCTS.get(type));
-      for (byte[] payload : corpus.events[type]) {
+      byte[][] events = corpus.events[type];
+      for (int n = 0, i = first; n < PER_STRUCT; n++, i = i + 1 == events.length ? 0 : i + 1) {
+        byte[] payload = events[i];
         int routed = router.router.route(payload, attributes);
         blackhole.consume(
             converters
@@ -329,6 +395,7 @@ public class ManyTypesBenchmark {
                 .toByteArray());
       }
     }
+    corpus.sortedCursor = (first + PER_STRUCT) % corpus.perStruct;
   }
 
   /** The router alone on the union layout: its member copy, without conversion. */
@@ -337,9 +404,11 @@ public class ManyTypesBenchmark {
   public void routeUnionOnly(Corpus corpus, UnionRouter router, Blackhole blackhole)
       throws UnroutableException {
     Map<String, String> none = Map.of();
-    for (int k = 0; k < MIX; k++) {
+    int k = corpus.mixCursor;
+    for (int n = 0; n < MIX; n++, k = corpus.nextInMix(k)) {
       blackhole.consume(router.router.route(corpus.mixUnion[k], none));
     }
+    corpus.mixCursor = k;
   }
 
   /** The router alone on the attribute layout. */
@@ -347,9 +416,11 @@ public class ManyTypesBenchmark {
   @OperationsPerInvocation(MIX)
   public void routeAttributeOnly(Corpus corpus, AttributeRouter router, Blackhole blackhole)
       throws UnroutableException {
-    for (int k = 0; k < MIX; k++) {
+    int k = corpus.mixCursor;
+    for (int n = 0; n < MIX; n++, k = corpus.nextInMix(k)) {
       blackhole.consume(router.router.route(corpus.mixPayload[k], corpus.mixAttributes[k]));
     }
+    corpus.mixCursor = k;
   }
 
   private static EventTypes types(String... args) {
