@@ -8,13 +8,15 @@ import io.thriftbq.local.engine.LocalEngine;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.stack.BigQueryEmulator;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The ingestion pipeline's flags for a local run of one tuning step: the engine's, the source's,
- * the BigQuery emulator's, the struct's and the step's own, in that order (the engine's extra flags
- * last, so they can override).
+ * the BigQuery emulator's, the struct's and the step's own, in that order, then the user's {@code
+ * --ingest-arg} flags, which replace the step's setting of the same name (see {@link #merge}).
  *
  * @param triggeringFrequencySec replaces the step's triggering frequency when not null
  * @param structArgs the flags that name the struct
@@ -80,8 +82,64 @@ public record IngestionArgs(
             + "."
             + tables.outputTable());
     args.addAll(structArgs);
-    args.addAll(step.pipelineArgs(triggeringFrequencySec, format));
-    args.addAll(engine.extraPipelineArgs());
+    return merge(
+        args, step.pipelineArgs(triggeringFrequencySec, format), engine.extraPipelineArgs());
+  }
+
+  /** The step's settings that {@code --ingest-arg} flags replace, as the step gives them. */
+  public List<String> replacedStepFlags() {
+    Set<String> given = names(engine.extraPipelineArgs());
+    List<String> replaced = new ArrayList<>();
+    for (String flag : step.pipelineArgs(triggeringFrequencySec, format)) {
+      if (given.contains(name(flag))) {
+        replaced.add(flag);
+      }
+    }
+    return replaced;
+  }
+
+  /**
+   * Local mode's own flags, then the step's settings, then the user's {@code --ingest-arg} flags. A
+   * user flag replaces the step's setting of the same name (Beam refuses a flag given twice), so a
+   * step can be tried with one setting changed; a flag local mode sets itself (the engine, the
+   * emulators, the source, the struct, the tables) cannot be replaced that way, and says which
+   * option of local mode to use instead.
+   */
+  static List<String> merge(
+      List<String> localModeFlags, List<String> stepFlags, List<String> userFlags) {
+    Set<String> given = names(userFlags);
+    for (String flag : localModeFlags) {
+      if (given.contains(name(flag))) {
+        throw new IllegalArgumentException(
+            "--ingest-arg="
+                + userFlags.stream().filter(f -> name(f).equals(name(flag))).findFirst().orElse("")
+                + " would replace "
+                + name(flag)
+                + ", which local mode sets itself (from its emulators, --source, --idl/--structs,"
+                + " --engine or --parallelism): use those options instead (see --help)");
+      }
+    }
+    List<String> args = new ArrayList<>(localModeFlags);
+    for (String flag : stepFlags) {
+      if (!given.contains(name(flag))) {
+        args.add(flag);
+      }
+    }
+    args.addAll(userFlags);
     return args;
+  }
+
+  private static Set<String> names(List<String> flags) {
+    Set<String> names = new HashSet<>();
+    for (String flag : flags) {
+      names.add(name(flag));
+    }
+    return names;
+  }
+
+  /** {@code --name} of {@code --name=value} or of a bare {@code --name}. */
+  private static String name(String flag) {
+    int equals = flag.indexOf('=');
+    return equals < 0 ? flag : flag.substring(0, equals);
   }
 }

@@ -270,6 +270,12 @@ public final class LocalRun {
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());
+    List<String> replaced = IngestionArgs.of(config).replacedStepFlags();
+    if (!replaced.isEmpty()) {
+      out.printf(
+          "Step %d's own %s replaced by --ingest-arg%n",
+          config.step().number(), String.join(" ", replaced));
+    }
     if (config.manyTypes()) {
       IngestionOptions options =
           PipelineOptionsFactory.fromArgs(ingestArgs.toArray(new String[0]))

@@ -1,0 +1,84 @@
+package io.thriftbq.local.run;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.TuningStep;
+import java.util.List;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.JUnit4;
+
+@RunWith(JUnit4.class)
+public class IngestionArgsTest {
+  private static final List<String> LOCAL =
+      List.of("--runner=FlinkRunner", "--project=local-project", "--outputTable=p:d.t");
+  private static final List<String> STEP =
+      List.of(
+          "--writeMethod=STORAGE_API_AT_LEAST_ONCE",
+          "--useStorageApiConnectionPool=true",
+          "--enableStreamingEngine");
+
+  @Test
+  public void userFlagReplacesTheStepsSettingOfTheSameName() {
+    List<String> args =
+        IngestionArgs.merge(
+            LOCAL, STEP, List.of("--useStorageApiConnectionPool=false", "--maxBundleSize=5000"));
+    assertEquals(
+        List.of(
+            "--runner=FlinkRunner",
+            "--project=local-project",
+            "--outputTable=p:d.t",
+            "--writeMethod=STORAGE_API_AT_LEAST_ONCE",
+            "--enableStreamingEngine",
+            "--useStorageApiConnectionPool=false",
+            "--maxBundleSize=5000"),
+        args);
+  }
+
+  @Test
+  public void aBareBooleanFlagReplacesOneWithAValueAndTheOtherWayRound() {
+    assertEquals(
+        List.of(
+            "--runner=FlinkRunner",
+            "--project=local-project",
+            "--outputTable=p:d.t",
+            "--writeMethod=STORAGE_API_AT_LEAST_ONCE",
+            "--enableStreamingEngine=false",
+            "--useStorageApiConnectionPool"),
+        IngestionArgs.merge(
+            LOCAL,
+            STEP,
+            List.of("--enableStreamingEngine=false", "--useStorageApiConnectionPool")));
+  }
+
+  @Test
+  public void aFlagLocalModeSetsItselfIsRefusedNamingTheOptionsToUse() {
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> IngestionArgs.merge(LOCAL, STEP, List.of("--outputTable=other:d.t")));
+    assertTrue(error.getMessage(), error.getMessage().contains("--ingest-arg=--outputTable=other"));
+    assertTrue(error.getMessage(), error.getMessage().contains("--structs"));
+  }
+
+  @Test
+  public void theRunSaysWhichOfTheStepsSettingsItsFlagsReplace() {
+    LocalRunConfig config =
+        LocalRunConfig.parse(
+            new String[] {
+              "--step",
+              "7",
+              "--ingest-arg=--useStorageApiConnectionPool=false",
+              "--ingest-arg=--maxBundleSize=5000"
+            });
+    assertEquals(
+        List.of("--useStorageApiConnectionPool=true"),
+        IngestionArgs.of(config).replacedStepFlags());
+    assertEquals(
+        List.of(),
+        IngestionArgs.of(LocalRunConfig.defaults().step(TuningStep.of(7))).replacedStepFlags());
+  }
+}
