@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.TuningStep;
 import io.thriftbq.local.report.CompareReport;
@@ -131,6 +132,9 @@ public final class LocalRunner {
     } catch (IllegalStateException e) {
       err.println("run-local: " + e.getMessage());
       return 1;
+    } catch (BadFlagException e) {
+      err.println("run-local: " + e.getMessage());
+      return 2;
     } catch (Exception e) {
       err.println("run-local: failed: " + e);
       e.printStackTrace(err);

@@ -1,6 +1,7 @@
 package io.thriftbq.local.run;
 
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.config.TuningStep;
@@ -110,7 +111,7 @@ public record IngestionArgs(
     Set<String> given = names(userFlags);
     for (String flag : localModeFlags) {
       if (given.contains(name(flag))) {
-        throw new IllegalArgumentException(
+        throw new BadFlagException(
             "--ingest-arg="
                 + userFlags.stream().filter(f -> name(f).equals(name(flag))).findFirst().orElse("")
                 + " would replace "

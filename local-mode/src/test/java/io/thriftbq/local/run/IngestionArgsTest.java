@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.TuningStep;
 import java.util.List;
@@ -56,9 +57,9 @@ public class IngestionArgsTest {
 
   @Test
   public void aFlagLocalModeSetsItselfIsRefusedNamingTheOptionsToUse() {
-    IllegalArgumentException error =
+    BadFlagException error =
         assertThrows(
-            IllegalArgumentException.class,
+            BadFlagException.class,
             () -> IngestionArgs.merge(LOCAL, STEP, List.of("--outputTable=other:d.t")));
     assertTrue(error.getMessage(), error.getMessage().contains("--ingest-arg=--outputTable=other"));
     assertTrue(error.getMessage(), error.getMessage().contains("--structs"));
