@@ -92,8 +92,12 @@ public final class WriteEventsToTables<R, E>
   public static @Nullable String whyNot(EventSink<?, ?> sink, WriteMethod method) {
     if (!sink.format().hasSchemaPerTable()) {
       return sink.format()
-          + " has one schema per BigQuery write (TABLE_ROW and AVRO_GENERIC_RECORD have one per"
-          + " table)";
+          + " has one schema per BigQuery write: --formatToStore=AVRO_GENERIC_RECORD or TABLE_ROW"
+          + (method == WriteMethod.STREAMING_INSERTS || sink.keepsPayload()
+              ? ""
+              : " with --keepPayloadForWriteFailures=true")
+          + " writes every table with one write (a bundle then waits for its appends once, not"
+          + " once per struct)";
     }
     if (method != WriteMethod.STREAMING_INSERTS && !sink.keepsPayload()) {
       return "a "

@@ -50,7 +50,9 @@ public class ManyTypesPlanTest {
     assertFalse(protoAtLeastOnce.writesEveryTableAtOnce());
     assertEquals(
         "one BigQuery write per struct (3), because PROTO_MESSAGE has one schema per BigQuery"
-            + " write (TABLE_ROW and AVRO_GENERIC_RECORD have one per table)",
+            + " write: --formatToStore=AVRO_GENERIC_RECORD or TABLE_ROW with"
+            + " --keepPayloadForWriteFailures=true writes every table with one write (a bundle"
+            + " then waits for its appends once, not once per struct)",
         protoAtLeastOnce.describeWrites());
 
     IngestionPlan avro =
