@@ -398,7 +398,7 @@ public class ManyTypesBenchmark {
     corpus.sortedCursor = (first + PER_STRUCT) % corpus.perStruct;
   }
 
-  /** The router alone on the union layout: its member copy, without conversion. */
+  /** The router alone on the union layout, without conversion. */
   @Benchmark
   @OperationsPerInvocation(MIX)
   public void routeUnionOnly(Corpus corpus, UnionRouter router, Blackhole blackhole)

@@ -330,6 +330,15 @@ public final class LocalRunConfig implements Cloneable {
     return ratePerSec;
   }
 
+  /**
+   * The step's settings that {@code --ingest-arg} flags replace (they replace a step's setting of
+   * the same name), as the step gives them.
+   */
+  public List<String> replacedStepFlags() {
+    return PipelineFlags.replaced(
+        step.pipelineArgs(triggeringFrequencySec, format()), engine.extraPipelineArgs());
+  }
+
   public @Nullable Integer triggeringFrequencySec() {
     return triggeringFrequencySec;
   }

@@ -116,6 +116,8 @@ final class ReportJson {
     configuration.put("write_method", config.step().writeMethod().name());
     configuration.put("format", config.format().name());
     configuration.put("extra_setting", config.step().extraSetting());
+    ArrayNode replaced = configuration.putArray("step_settings_replaced_by_ingest_args");
+    config.replacedStepFlags().forEach(replaced::add);
     Integer frequency =
         config.step().effectiveTriggeringFrequencySec(config.triggeringFrequencySec());
     if (frequency != null) {

@@ -3,15 +3,14 @@ package io.thriftbq.local.run;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.PipelineFlags;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.config.TuningStep;
 import io.thriftbq.local.engine.LocalEngine;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.stack.BigQueryEmulator;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -87,18 +86,6 @@ public record IngestionArgs(
         args, step.pipelineArgs(triggeringFrequencySec, format), engine.extraPipelineArgs());
   }
 
-  /** The step's settings that {@code --ingest-arg} flags replace, as the step gives them. */
-  public List<String> replacedStepFlags() {
-    Set<String> given = names(engine.extraPipelineArgs());
-    List<String> replaced = new ArrayList<>();
-    for (String flag : step.pipelineArgs(triggeringFrequencySec, format)) {
-      if (given.contains(name(flag))) {
-        replaced.add(flag);
-      }
-    }
-    return replaced;
-  }
-
   /**
    * Local mode's own flags, then the step's settings, then the user's {@code --ingest-arg} flags. A
    * user flag replaces the step's setting of the same name (Beam refuses a flag given twice), so a
@@ -108,39 +95,24 @@ public record IngestionArgs(
    */
   static List<String> merge(
       List<String> localModeFlags, List<String> stepFlags, List<String> userFlags) {
-    Set<String> given = names(userFlags);
-    for (String flag : localModeFlags) {
-      if (given.contains(name(flag))) {
-        throw new BadFlagException(
-            "--ingest-arg="
-                + userFlags.stream().filter(f -> name(f).equals(name(flag))).findFirst().orElse("")
-                + " would replace "
-                + name(flag)
-                + ", which local mode sets itself (from its emulators, --source, --idl/--structs,"
-                + " --engine or --parallelism): use those options instead (see --help)");
-      }
+    List<String> refused = PipelineFlags.replaced(userFlags, localModeFlags);
+    if (!refused.isEmpty()) {
+      throw new BadFlagException(
+          "--ingest-arg="
+              + refused.get(0)
+              + " would replace "
+              + PipelineFlags.name(refused.get(0))
+              + ", which local mode sets itself (from its emulators, --source, --idl/--structs,"
+              + " --engine or --parallelism): use those options instead (see --help)");
     }
     List<String> args = new ArrayList<>(localModeFlags);
+    List<String> replaced = PipelineFlags.replaced(stepFlags, userFlags);
     for (String flag : stepFlags) {
-      if (!given.contains(name(flag))) {
+      if (!replaced.contains(flag)) {
         args.add(flag);
       }
     }
     args.addAll(userFlags);
     return args;
-  }
-
-  private static Set<String> names(List<String> flags) {
-    Set<String> names = new HashSet<>();
-    for (String flag : flags) {
-      names.add(name(flag));
-    }
-    return names;
-  }
-
-  /** {@code --name} of {@code --name=value} or of a bare {@code --name}. */
-  private static String name(String flag) {
-    int equals = flag.indexOf('=');
-    return equals < 0 ? flag : flag.substring(0, equals);
   }
 }

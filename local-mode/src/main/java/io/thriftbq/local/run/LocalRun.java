@@ -270,7 +270,7 @@ public final class LocalRun {
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());
-    List<String> replaced = IngestionArgs.of(config).replacedStepFlags();
+    List<String> replaced = config.replacedStepFlags();
     if (!replaced.isEmpty()) {
       out.printf(
           "Step %d's own %s replaced by --ingest-arg%n",

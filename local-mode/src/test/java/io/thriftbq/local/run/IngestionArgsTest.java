@@ -75,11 +75,7 @@ public class IngestionArgsTest {
               "--ingest-arg=--useStorageApiConnectionPool=false",
               "--ingest-arg=--maxBundleSize=5000"
             });
-    assertEquals(
-        List.of("--useStorageApiConnectionPool=true"),
-        IngestionArgs.of(config).replacedStepFlags());
-    assertEquals(
-        List.of(),
-        IngestionArgs.of(LocalRunConfig.defaults().step(TuningStep.of(7))).replacedStepFlags());
+    assertEquals(List.of("--useStorageApiConnectionPool=true"), config.replacedStepFlags());
+    assertEquals(List.of(), LocalRunConfig.defaults().step(TuningStep.of(7)).replacedStepFlags());
   }
 }
