@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.TuningStep;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -28,10 +29,7 @@ public class IngestionArgsTest {
         IngestionArgs.merge(
             LOCAL, STEP, List.of("--useStorageApiConnectionPool=false", "--maxBundleSize=5000"));
     assertEquals(
-        List.of(
-            "--runner=FlinkRunner",
-            "--project=local-project",
-            "--outputTable=p:d.t",
+        localThen(
             "--writeMethod=STORAGE_API_AT_LEAST_ONCE",
             "--enableStreamingEngine",
             "--useStorageApiConnectionPool=false",
@@ -42,10 +40,7 @@ public class IngestionArgsTest {
   @Test
   public void aBareBooleanFlagReplacesOneWithAValueAndTheOtherWayRound() {
     assertEquals(
-        List.of(
-            "--runner=FlinkRunner",
-            "--project=local-project",
-            "--outputTable=p:d.t",
+        localThen(
             "--writeMethod=STORAGE_API_AT_LEAST_ONCE",
             "--enableStreamingEngine=false",
             "--useStorageApiConnectionPool"),
@@ -77,5 +72,12 @@ public class IngestionArgsTest {
             });
     assertEquals(List.of("--useStorageApiConnectionPool=true"), config.replacedStepFlags());
     assertEquals(List.of(), LocalRunConfig.defaults().step(TuningStep.of(7)).replacedStepFlags());
+  }
+
+  /** Local mode's flags, then {@code more}. */
+  private static List<String> localThen(String... more) {
+    List<String> flags = new ArrayList<>(LOCAL);
+    flags.addAll(List.of(more));
+    return flags;
   }
 }
