@@ -90,16 +90,16 @@ public final class WriteEventsToTables<R, E>
    * where something can be; null when it can.
    */
   public static @Nullable String whyNot(EventSink<?, ?> sink, WriteMethod method) {
+    boolean rejectionsNameTheirTable =
+        method == WriteMethod.STREAMING_INSERTS || sink.keepsPayload();
     if (!sink.format().hasSchemaPerTable()) {
       return sink.format()
           + " has one schema per BigQuery write: --formatToStore=AVRO_GENERIC_RECORD or TABLE_ROW"
-          + (method == WriteMethod.STREAMING_INSERTS || sink.keepsPayload()
-              ? ""
-              : " with --keepPayloadForWriteFailures=true")
+          + (rejectionsNameTheirTable ? "" : " with --keepPayloadForWriteFailures=true")
           + " writes every table with one write (a bundle then waits for its appends once, not"
           + " once per struct)";
     }
-    if (method != WriteMethod.STREAMING_INSERTS && !sink.keepsPayload()) {
+    if (!rejectionsNameTheirTable) {
       return "a "
           + method
           + " rejection does not name its table: set --keepPayloadForWriteFailures=true, whose"
