@@ -192,7 +192,8 @@ public final class IngestionPipeline {
       PCollection<EventMessage> events, IngestionPlan plan, EventSink<R, E> sink) {
     List<DecodeTarget> targets = new ArrayList<>();
     for (TypePlan type : plan.types()) {
-      targets.add(new DecodeTarget(type.name(), type.table(), type.decoding()));
+      targets.add(
+          new DecodeTarget(type.name(), type.table(), type.decoding(), type.write().change()));
     }
     DecodeResult<E> decoded =
         events.apply(

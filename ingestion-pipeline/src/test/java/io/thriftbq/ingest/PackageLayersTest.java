@@ -36,6 +36,7 @@ public class PackageLayersTest {
           "metrics",
           "schema",
           "convert",
+          "change",
           "format",
           "udf",
           "read",

@@ -15,6 +15,11 @@ public enum Stage {
   TRANSFORM,
   /** The decoded event could not be turned into a row of the output format. */
   CONVERT,
+  /**
+   * Change mode: the row cannot be a change, because a primary key column is NULL, the change type
+   * is missing or names neither an upsert nor a delete, or the sequence is missing or malformed.
+   */
+  CHANGE,
   /** BigQuery rejected the row. */
   WRITE;
 

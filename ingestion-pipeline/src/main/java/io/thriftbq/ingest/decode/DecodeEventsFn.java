@@ -1,5 +1,9 @@
 package io.thriftbq.ingest.decode;
 
+import io.thriftbq.ingest.change.Change;
+import io.thriftbq.ingest.change.ChangeException;
+import io.thriftbq.ingest.change.ChangeRule;
+import io.thriftbq.ingest.change.ColumnReader;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
@@ -28,11 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hot path: one Pub/Sub message in, one element (or one dead letter, or nothing if the user
- * function filters the event) out. In a many-types job the message is routed first, to the output
- * of its type. The converters and the user function are built once per DoFn instance in {@link
- * #setup()}; nothing is allocated per element beyond the row itself (and, when the sink keeps
- * payloads, the {@code RowWithPayload} around it; for a union, the member's bytes).
+ * The hot path: one message (Pub/Sub or Kafka) in, one element (or one dead letter, or nothing if
+ * the user function filters the event) out. In a many-types job the message is routed first, to the
+ * output of its type. The converters and the user function are built once per DoFn instance in
+ * {@link #setup()}; nothing is allocated per element beyond the row itself (and, when the sink
+ * keeps payloads, the {@code RowWithPayload} around it; for a union, the member's bytes).
  *
  * @param <R> the row type of the format
  * @param <E> the element type (see {@link EventSink})
@@ -54,6 +58,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
   private final Counter failedDecode = IngestionMetrics.failed(Stage.DECODE);
   private final Counter failedTransform = IngestionMetrics.failed(Stage.TRANSFORM);
   private final Counter failedConvert = IngestionMetrics.failed(Stage.CONVERT);
+  private final Counter failedChange = IngestionMetrics.failed(Stage.CHANGE);
   private final Counter unknownEnumValues =
       IngestionMetrics.counter(IngestionMetrics.UNKNOWN_ENUM_VALUES);
   private final Counter invalidUtf8Replaced =
@@ -70,6 +75,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
   private transient java.util.@Nullable Map<String, Long> unknownFieldsSinceLog;
 
   private transient List<EventConverter<R>> converters;
+  private transient @Nullable ColumnReader<R> columns;
   private transient @Nullable EventTransform udf;
   private transient List<Class<?>> eventClasses;
 
@@ -106,6 +112,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
     final Counter failedDecode;
     final Counter failedTransform;
     final Counter failedConvert;
+    final Counter failedChange;
 
     StructCounters(String struct) {
       decoded =
@@ -121,6 +128,9 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
       failedConvert =
           IngestionMetrics.counter(
               IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.CONVERT), struct));
+      failedChange =
+          IngestionMetrics.counter(
+              IngestionMetrics.ofStruct(IngestionMetrics.failedName(Stage.CHANGE), struct));
     }
   }
 
@@ -129,6 +139,9 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
     converters = new ArrayList<>();
     for (DecodeTarget target : targets) {
       converters.add(sink.format().newConverter(target.config()));
+      if (target.change() != null) {
+        columns = sink.format().columnReader();
+      }
     }
     // Loaded here too (validated at launch as well): a class that vanished from a worker's
     // classpath must fail the bundle loudly, never fall back to "no function".
@@ -281,6 +294,17 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         return;
       }
     }
+    DecodeTarget target = targets.get(type);
+    ChangeRule changeRule = target.change();
+    if (changeRule != null) {
+      try {
+        Change change = changeRule.decide(row, java.util.Objects.requireNonNull(columns), metadata);
+        row = sink.format().withChange(row, change, target.config().schemas());
+      } catch (ChangeException e) {
+        fail(out, message, metadata, type, Stage.CHANGE, e);
+        return;
+      }
+    }
     decoded.inc();
     if (counters != null) {
       counters.decoded.inc();
@@ -318,6 +342,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         switch (stage) {
           case DECODE -> failedDecode;
           case TRANSFORM -> failedTransform;
+          case CHANGE -> failedChange;
           default -> failedConvert;
         };
     total.inc();
@@ -335,6 +360,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
       (switch (stage) {
             case DECODE -> counters.failedDecode;
             case TRANSFORM -> counters.failedTransform;
+            case CHANGE -> counters.failedChange;
             default -> counters.failedConvert;
           })
           .inc();

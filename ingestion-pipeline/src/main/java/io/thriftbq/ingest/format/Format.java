@@ -2,6 +2,10 @@ package io.thriftbq.ingest.format;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.ingest.change.Change;
+import io.thriftbq.ingest.change.ChangeColumns;
+import io.thriftbq.ingest.change.ColumnReader;
+import io.thriftbq.ingest.change.ColumnReaders;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EncodedRow;
 import io.thriftbq.ingest.convert.EventConverter;
@@ -116,7 +120,30 @@ public abstract sealed class Format<R> implements Serializable
    * while BigQueryIO expands (the encoded rows' descriptor) wraps it here.
    */
   public <T> T applying(EventSchemas schemas, Supplier<T> apply) {
+    return applying(schemas, false, apply);
+  }
+
+  /**
+   * {@link #applying}, with the rows carrying BigQuery's change pseudo-columns if {@code change}.
+   */
+  public <T> T applying(EventSchemas schemas, boolean change, Supplier<T> apply) {
     return apply.get();
+  }
+
+  /** Reads the top-level columns of this format's rows (change mode's key, type and sequence). */
+  public abstract ColumnReader<R> columnReader();
+
+  /**
+   * Whether this format's rows carry their change themselves (BigQuery's pseudo-columns, added by
+   * {@link #withChange}); otherwise BigQueryIO's row mutation function gives it.
+   */
+  public boolean carriesChangeInRow() {
+    return false;
+  }
+
+  /** {@code row} as it is written with {@code change}: itself, or with the pseudo-columns. */
+  public R withChange(R row, Change change, EventSchemas schemas) {
+    return row;
   }
 
   @Override
@@ -136,6 +163,11 @@ public abstract sealed class Format<R> implements Serializable
     @Override
     public EventConverter<TableRow> newConverter(ConverterConfig config) {
       return EventConverters.tableRows(config);
+    }
+
+    @Override
+    public ColumnReader<TableRow> columnReader() {
+      return ColumnReaders.tableRows();
     }
 
     @Override
@@ -190,6 +222,11 @@ public abstract sealed class Format<R> implements Serializable
     }
 
     @Override
+    public ColumnReader<Row> columnReader() {
+      return ColumnReaders.beamRows();
+    }
+
+    @Override
     public Coder<Row> coder(EventSchemas schemas) {
       // A RowCoder gives the collection the Beam schema that useBeamSchema() derives the table
       // from.
@@ -233,6 +270,11 @@ public abstract sealed class Format<R> implements Serializable
     @Override
     public EventConverter<GenericRecord> newConverter(ConverterConfig config) {
       return EventConverters.genericRecords(config);
+    }
+
+    @Override
+    public ColumnReader<GenericRecord> columnReader() {
+      return ColumnReaders.genericRecords();
     }
 
     @Override
@@ -307,6 +349,22 @@ public abstract sealed class Format<R> implements Serializable
     }
 
     @Override
+    public ColumnReader<EncodedRow> columnReader() {
+      return ColumnReaders.encodedRows();
+    }
+
+    @Override
+    public boolean carriesChangeInRow() {
+      return true;
+    }
+
+    @Override
+    public EncodedRow withChange(EncodedRow row, Change change, EventSchemas schemas) {
+      return ChangeColumns.stamp(
+          row, change, ChangeColumns.changeTypeNumber(schemas.tableSchema().getFields().size()));
+    }
+
+    @Override
     public Coder<EncodedRow> coder(EventSchemas schemas) {
       return EncodedRowCoder.of();
     }
@@ -328,8 +386,12 @@ public abstract sealed class Format<R> implements Serializable
     }
 
     @Override
-    public <T> T applying(EventSchemas schemas, Supplier<T> apply) {
-      return EncodedRow.applyingWithDescriptor(schemas.rowDescriptor(), apply);
+    public <T> T applying(EventSchemas schemas, boolean change, Supplier<T> apply) {
+      return EncodedRow.applyingWithDescriptor(
+          change
+              ? ChangeColumns.withChangeColumns(schemas.rowDescriptor())
+              : schemas.rowDescriptor(),
+          apply);
     }
   }
 

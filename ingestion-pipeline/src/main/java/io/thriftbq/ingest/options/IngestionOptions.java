@@ -27,6 +27,7 @@ public interface IngestionOptions
         PubsubOptions,
         KafkaSourceOptions,
         MetadataOptions,
+        ChangeCaptureOptions,
         ThriftSchemaOptions {
 
   // Defaults that code outside the options needs too (converters built without options, launch

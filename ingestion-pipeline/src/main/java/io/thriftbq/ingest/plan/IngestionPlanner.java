@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.plan;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
 import io.thriftbq.ingest.format.EventSink;
@@ -128,7 +129,18 @@ final class IngestionPlanner {
       // The knobs are the same for every type, so are their problems.
       problems.addAll(writes.get(0).problems(input.bounded()));
     }
-    boolean keepPayload = Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures());
+    List<ChangeRule> changes =
+        ChangePlanner.plan(options, types, schemas, format, method, problems);
+    String maxStaleness =
+        changes == null ? null : ChangePlanner.maxStaleness(options, new ArrayList<>());
+    // In change mode a format whose rows cannot carry their change gives BigQueryIO a row mutation
+    // function, which reads it from the row and its message's metadata: elements keep them.
+    boolean keepPayload =
+        Boolean.TRUE.equals(options.getKeepPayloadForWriteFailures())
+            || (changes != null
+                && format != null
+                && method != null
+                && !Format.of(format).forMethod(method).carriesChangeInRow());
 
     if (!problems.isEmpty()) {
       StringBuilder message = new StringBuilder("Invalid ingestion options:");
@@ -156,10 +168,16 @@ final class IngestionPlanner {
                   metadataColumns,
                   Objects.requireNonNull(options.getUnknownEnumValues()),
                   Objects.requireNonNull(options.getInvalidUtf8())),
-              writes.get(i)));
+              changes == null ? writes.get(i) : writes.get(i).withChange(changes.get(i))));
       setup.add(
           new TableSetup.Table(
-              writes.get(i).table(), schemas.get(i).tableSchema(), layouts.get(i), true));
+              writes.get(i).table(),
+              schemas.get(i).tableSchema(),
+              layouts.get(i),
+              true,
+              changes == null
+                  ? null
+                  : new TableSetup.Key(changes.get(i).keyColumns(), maxStaleness)));
     }
     setup.add(
         new TableSetup.Table(

@@ -118,6 +118,23 @@ public final class IngestionTemplate {
                   TemplateParameter.of(
                           "deadLetterTable", "BigQuery dead-letter table", OUTPUT, BIGQUERY_TABLE)
                       .withRegex(TABLE),
+                  TemplateParameter.of("primaryKey", "Primary key (change mode)", OUTPUT, TEXT)
+                      .withRegex(
+                          "^([A-Za-z_][A-Za-z0-9_.]*=)?[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*"
+                              + "(;[A-Za-z_][A-Za-z0-9_.]*=[A-Za-z_][A-Za-z0-9_]*"
+                              + "(,[A-Za-z_][A-Za-z0-9_]*)*)*$"),
+                  TemplateParameter.of("changeType", "Change type (change mode)", OUTPUT, TEXT)
+                      .withRegex("^(UPSERT|(field|attribute|header):.+)$"),
+                  TemplateParameter.of(
+                      "upsertValues", "Change type values meaning upsert", OUTPUT, TEXT),
+                  TemplateParameter.of(
+                      "deleteValues", "Change type values meaning delete", OUTPUT, TEXT),
+                  TemplateParameter.of(
+                          "changeSequence", "Change sequence (change mode)", OUTPUT, TEXT)
+                      .withRegex("^(NONE|PUBLISH_TIME|KAFKA_OFFSET|field:.+)$"),
+                  TemplateParameter.of(
+                          "maxStaleness", "Table max_staleness (change mode)", OUTPUT, TEXT)
+                      .withRegex("^P.+$"),
                   TemplateParameter.of(
                       "keepPayloadForWriteFailures",
                       "Keep the Thrift bytes of rows BigQuery rejects",

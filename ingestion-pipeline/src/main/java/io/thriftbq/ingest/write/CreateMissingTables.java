@@ -31,7 +31,18 @@ public final class CreateMissingTables {
       String tableSpec,
       TableSchema schema,
       @Nullable TimePartitioning timePartitioning,
-      @Nullable Clustering clustering) {}
+      @Nullable Clustering clustering,
+      TableSetup.@Nullable Key key) {
+
+    /** A table without a primary key. */
+    public Wanted(
+        String tableSpec,
+        TableSchema schema,
+        @Nullable TimePartitioning timePartitioning,
+        @Nullable Clustering clustering) {
+      this(tableSpec, schema, timePartitioning, clustering, null);
+    }
+  }
 
   private CreateMissingTables() {}
 
@@ -61,6 +72,12 @@ public final class CreateMissingTables {
         }
         if (wanted.clustering() != null) {
           table.setClustering(wanted.clustering());
+        }
+        if (wanted.key() != null) {
+          table.setTableConstraints(TableKeys.constraints(wanted.key()));
+          if (wanted.key().maxStaleness() != null) {
+            table.setMaxStaleness(wanted.key().maxStaleness());
+          }
         }
         try {
           datasets.createTable(table);

@@ -35,11 +35,30 @@ public record TableSetup(SchemaUpdate schemaUpdate, boolean createMissing, List<
    * @param evolves whether an existing table is brought up to {@code schema} as {@code
    *     --schemaUpdate} says (the event tables to the IDL's, the dead-letter table to ours)
    */
-  public record Table(String spec, TableSchema schema, TableLayout layout, boolean evolves) {
+  public record Table(
+      String spec, TableSchema schema, TableLayout layout, boolean evolves, @Nullable Key key) {
     public Table {
       Objects.requireNonNull(spec, "spec");
       Objects.requireNonNull(schema, "schema");
       Objects.requireNonNull(layout, "layout");
+    }
+
+    /** A table of append-only rows (no primary key). */
+    public Table(String spec, TableSchema schema, TableLayout layout, boolean evolves) {
+      this(spec, schema, layout, evolves, null);
+    }
+  }
+
+  /**
+   * Change mode's table properties: the primary key a created table declares (and an existing one
+   * must already have), and its {@code max_staleness}.
+   *
+   * @param columns the key columns, in order
+   * @param maxStaleness BigQuery's INTERVAL literal (for example {@code 0-0 0 0:15:0}), or null
+   */
+  public record Key(List<String> columns, @Nullable String maxStaleness) {
+    public Key {
+      columns = List.copyOf(columns);
     }
   }
 
@@ -55,6 +74,7 @@ public record TableSetup(SchemaUpdate schemaUpdate, boolean createMissing, List<
    */
   public List<String> run(BigQueryOptions options, @Nullable BigQueryServices services) {
     List<String> done = new ArrayList<>();
+    TableKeys.check(options, tables, services);
     for (Table table : tables) {
       if (table.evolves()) {
         for (String change :
@@ -72,7 +92,8 @@ public record TableSetup(SchemaUpdate schemaUpdate, boolean createMissing, List<
                 table.spec(),
                 table.schema(),
                 table.layout().timePartitioning(),
-                table.layout().clustering()));
+                table.layout().clustering(),
+                table.key()));
       }
       for (String created : CreateMissingTables.apply(options, wanted, services)) {
         done.add(created + ": created");

@@ -99,8 +99,9 @@ public final class WriteEvents<R, E>
         input
             .apply("HandToSink", ParDo.of(HandToSinkFn.<E>of(struct)))
             .setCoder(sink.coder(schemas));
-    BigQueryIO.Write<E> write = configure(sink.write(schemas), unbounded);
-    WriteResult result = sink.applying(schemas, () -> elements.apply("WriteToBigQuery", write));
+    BigQueryIO.Write<E> write = configure(sink.write(schemas, settings.change()), unbounded);
+    WriteResult result =
+        sink.applying(schemas, settings.change(), () -> elements.apply("WriteToBigQuery", write));
     return rejectedRows(result);
   }
 
@@ -112,6 +113,10 @@ public final class WriteEvents<R, E>
     }
     if (layout.clustering() != null) {
       configured = configured.withClustering(layout.clustering());
+    }
+    if (settings.change() != null) {
+      // A table BigQueryIO creates declares the key too (launch creates it with max_staleness).
+      configured = configured.withPrimaryKey(settings.change().keyColumns());
     }
     return withSharedSettings(configured, settings, unbounded, testServices);
   }

@@ -3,6 +3,7 @@ package io.thriftbq.ingest.write;
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
 import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.format.ToTable;
@@ -142,6 +143,7 @@ public final class WriteEventsToTables<R, E>
     List<EventSchemas> schemas = new ArrayList<>();
     List<WriteSettings> settings = new ArrayList<>();
     List<TableSchema> tableSchemas = new ArrayList<>();
+    List<ChangeRule> changes = new ArrayList<>();
     for (StructTable table : tables) {
       checkArgument(
           sameKnobs(shared, table.settings()),
@@ -160,7 +162,13 @@ public final class WriteEventsToTables<R, E>
       schemas.add(table.schemas());
       settings.add(table.settings());
       tableSchemas.add(table.schemas().tableSchema());
+      if (table.settings().change() != null) {
+        changes.add(table.settings().change());
+      }
     }
+    checkArgument(
+        changes.isEmpty() || changes.size() == tables.size(),
+        "Cannot write events: change mode applies to every table of a write or to none");
     MetadataColumns metadataColumns = tables.get(0).schemas().metadataColumns();
 
     Coder<ToTable<E>> coder = sink.toTableCoder(schemas);
@@ -178,11 +186,16 @@ public final class WriteEventsToTables<R, E>
         handed.apply("AllTables", Flatten.pCollections()).setCoder(coder);
     BigQueryIO.Write<ToTable<E>> write =
         WriteEvents.withSharedSettings(
-            sink.writeToTables(schemas, structs)
+            sink.writeToTables(schemas, structs, changes.isEmpty() ? null : changes)
                 .to(StructTableDestinations.<E>of(settings, tableSchemas)),
             shared,
             unbounded,
             testServices);
+    if (!changes.isEmpty()) {
+      // BigQueryIO gives tables it creates for dynamic destinations no primary key: in change mode
+      // launch creates every table with its own (TableSetup).
+      write = write.withCreateDisposition(BigQueryIO.Write.CreateDisposition.CREATE_NEVER);
+    }
     WriteResult result = elements.apply("WriteToBigQuery", write);
     return WriteEvents.rejectedRows(
         result,
@@ -203,7 +216,8 @@ public final class WriteEventsToTables<R, E>
             b.numStreamingKeys(),
             b.connectionPool(),
             b.createTable(),
-            a.layout()));
+            a.layout(),
+            a.change()));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.write;
 
+import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.options.WriteMethod;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -36,7 +37,8 @@ public record WriteSettings(
     @Nullable Integer numStreamingKeys,
     boolean connectionPool,
     boolean createTable,
-    TableLayout layout)
+    TableLayout layout,
+    @Nullable ChangeRule change)
     implements Serializable {
   private static final Logger LOG = LoggerFactory.getLogger(WriteSettings.class);
 
@@ -47,6 +49,45 @@ public record WriteSettings(
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(layout, "layout");
+  }
+
+  /** Settings of an append-only write (no change mode). */
+  public WriteSettings(
+      String table,
+      WriteMethod method,
+      boolean autoSharding,
+      @Nullable Integer triggeringFrequencySec,
+      int numStorageWriteApiStreams,
+      @Nullable Integer numStreamingKeys,
+      boolean connectionPool,
+      boolean createTable,
+      TableLayout layout) {
+    this(
+        table,
+        method,
+        autoSharding,
+        triggeringFrequencySec,
+        numStorageWriteApiStreams,
+        numStreamingKeys,
+        connectionPool,
+        createTable,
+        layout,
+        null);
+  }
+
+  /** These settings in change mode: each row an upsert or delete by {@code change}'s key. */
+  public WriteSettings withChange(@Nullable ChangeRule change) {
+    return new WriteSettings(
+        table,
+        method,
+        autoSharding,
+        triggeringFrequencySec,
+        numStorageWriteApiStreams,
+        numStreamingKeys,
+        connectionPool,
+        createTable,
+        layout,
+        change);
   }
 
   /**

@@ -64,6 +64,7 @@ public class FlexTemplateMetadataTest {
             KafkaSourceOptions.class,
             io.thriftbq.kafka.KafkaConnectionOptions.class,
             MetadataOptions.class,
+            ChangeCaptureOptions.class,
             ThriftSchemaOptions.class)) {
       for (Method m : declaring.getDeclaredMethods()) {
         if (m.isAnnotationPresent(Description.class) && propertyName(m) != null) {

@@ -302,6 +302,10 @@ public class IngestionPlannerTest {
         args.removeIf(arg -> arg.startsWith("--formatToStore="));
         args.add("--formatToStore=" + format);
         args.add("--keepPayloadForWriteFailures=true");
+        if (step.stream().anyMatch(arg -> arg.startsWith("--primaryKey="))) {
+          // Change mode's row mutations need a sequence outside PROTO_MESSAGE.
+          args.add("--changeSequence=PUBLISH_TIME");
+        }
         args.add(SUBSCRIPTION);
         IngestionPlan plan = plan(options(args.toArray(new String[0])));
         assertTrue(format + " " + step, plan.sink().keepsPayload());

@@ -1,0 +1,172 @@
+package io.thriftbq.ingest.plan;
+
+import io.thriftbq.change.ChangeSpec;
+import io.thriftbq.ingest.change.ChangeRule;
+import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.ingest.options.Source;
+import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.options.WriteMethod;
+import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.schema.EventTypes;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Change mode's launch checks: the flags parsed (thrift-common's {@link ChangeSpec}), every
+ * struct's rule checked against its table ({@link ChangeRule#of}), and the combinations BigQuery or
+ * BigQueryIO refuse, each problem naming the flag to change.
+ */
+final class ChangePlanner {
+  private ChangePlanner() {}
+
+  /** The change rules, one per struct in {@code types}' order, or null when change mode is off. */
+  static @Nullable List<ChangeRule> plan(
+      IngestionOptions options,
+      @Nullable EventTypes types,
+      List<EventSchemas> schemas,
+      @Nullable StorageFormat format,
+      @Nullable WriteMethod method,
+      List<String> problems) {
+    if (!isSet(options.getPrimaryKey())) {
+      for (String flag : changeFlagsSet(options)) {
+        problems.add(flag + " applies in change mode only: set --primaryKey as well, or remove it");
+      }
+      return null;
+    }
+    ChangeSpec spec =
+        ChangeSpec.parse(
+            options.getPrimaryKey(),
+            options.getChangeType(),
+            options.getChangeSequence(),
+            options.getUpsertValues(),
+            options.getDeleteValues(),
+            problems);
+    if (method != null && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
+      problems.add(
+          "--primaryKey (change mode) needs --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE:"
+              + " BigQuery applies upserts and deletes only on the Storage Write API's default"
+              + " stream, which "
+              + method
+              + " does not write to");
+    }
+    if (Boolean.TRUE.equals(options.getUseStorageApiConnectionPool())) {
+      problems.add(
+          "--useStorageApiConnectionPool=true cannot be used with --primaryKey (change mode):"
+              + " the Storage Write API takes no inserts and changes on one connection, and the"
+              + " pool shares connections between the event and dead-letter tables; remove it");
+    }
+    maxStaleness(options, problems);
+    if (spec == null) {
+      return null;
+    }
+    Source source = options.getSource();
+    if (spec.sequence() instanceof ChangeSpec.SequenceSource.PublishTime
+        && source == Source.KAFKA) {
+      problems.add(
+          "--changeSequence=PUBLISH_TIME is a Pub/Sub publish time; from Kafka use KAFKA_OFFSET"
+              + " or field:NAME");
+    }
+    if (spec.sequence() instanceof ChangeSpec.SequenceSource.KafkaOffset
+        && source != Source.KAFKA) {
+      problems.add(
+          "--changeSequence=KAFKA_OFFSET needs --source=KAFKA; from Pub/Sub use PUBLISH_TIME or"
+              + " field:NAME");
+    }
+    if (spec.sequence() instanceof ChangeSpec.SequenceSource.None
+        && format != null
+        && format != StorageFormat.PROTO_MESSAGE) {
+      problems.add(
+          "--changeSequence=NONE works with --formatToStore=PROTO_MESSAGE only: BigQueryIO's row"
+              + " mutations for "
+              + format
+              + " need a sequence; set --changeSequence (PUBLISH_TIME, KAFKA_OFFSET or"
+              + " field:NAME) or use PROTO_MESSAGE");
+    }
+    if (types == null || schemas.contains(null) || schemas.size() != types.types().size()) {
+      return null; // the struct problems are reported already
+    }
+    List<String> known = new ArrayList<>();
+    for (EventTypes.EventType type : types.types()) {
+      known.add(type.name());
+    }
+    for (String struct : spec.keys().keySet()) {
+      if (!struct.equals(ChangeSpec.EVERY_STRUCT) && !known.contains(struct)) {
+        problems.add(
+            "--primaryKey names struct " + struct + ", which the job does not ingest " + known);
+      }
+    }
+    List<ChangeRule> rules = new ArrayList<>();
+    for (int i = 0; i < schemas.size(); i++) {
+      rules.add(
+          ChangeRule.of(spec, types.types().get(i).name(), schemas.get(i).tableSchema(), problems));
+    }
+    return rules.contains(null) ? null : rules;
+  }
+
+  /**
+   * {@code --maxStaleness} as BigQuery's INTERVAL literal ({@code Y-M D H:M:S}), or null when not
+   * set.
+   */
+  static @Nullable String maxStaleness(IngestionOptions options, List<String> problems) {
+    String text = options.getMaxStaleness();
+    if (!isSet(text)) {
+      return null;
+    }
+    Duration duration;
+    try {
+      duration = Duration.parse(text.trim());
+    } catch (DateTimeParseException e) {
+      problems.add(
+          "--maxStaleness="
+              + text
+              + " is not an ISO-8601 duration: write it like PT15M, PT1H or P1D");
+      return null;
+    }
+    if (duration.isNegative() || duration.isZero()) {
+      problems.add("--maxStaleness=" + text + " must be longer than zero");
+      return null;
+    }
+    return interval(duration);
+  }
+
+  /** A duration as BigQuery's INTERVAL canonical literal, for example {@code 0-0 0 0:15:0}. */
+  static String interval(Duration duration) {
+    long days = duration.toDays();
+    Duration rest = duration.minusDays(days);
+    return "0-0 "
+        + days
+        + " "
+        + rest.toHours()
+        + ":"
+        + rest.toMinutesPart()
+        + ":"
+        + rest.toSecondsPart();
+  }
+
+  private static List<String> changeFlagsSet(IngestionOptions options) {
+    List<String> set = new ArrayList<>();
+    if (isSet(options.getChangeType())) {
+      set.add("--changeType");
+    }
+    if (isSet(options.getChangeSequence())) {
+      set.add("--changeSequence");
+    }
+    if (options.getUpsertValues() != null && !options.getUpsertValues().isEmpty()) {
+      set.add("--upsertValues");
+    }
+    if (options.getDeleteValues() != null && !options.getDeleteValues().isEmpty()) {
+      set.add("--deleteValues");
+    }
+    if (isSet(options.getMaxStaleness())) {
+      set.add("--maxStaleness");
+    }
+    return set;
+  }
+
+  private static boolean isSet(@Nullable String value) {
+    return value != null && !value.isBlank();
+  }
+}
