@@ -196,6 +196,7 @@ def cdc_decoder(inner):
 def install(write):
     """Puts CDC into local_bigquery.grpc.write (whichever _decoder and _insert it has now: the
     emulator's own or the launcher's fast ones, so install after them) and catalog.tables."""
+    import duckdb
     import grpc
     from google.cloud.bigquery_storage_v1 import types
 
@@ -390,6 +391,7 @@ def install(write):
 
     own_create = tables.create
     own_update = tables.update
+    own_load = tables.load
 
     def _check(body, fields):
         columns = _primary_key(body)
@@ -406,11 +408,32 @@ def install(write):
             _check(body, fields)
         return own_update(project_id, dataset_id, table_id, body, etag, replace)
 
+    def load(project_id, dataset_id, table_id):
+        # The emulator's numRows is its catalog's record count, which counts inserted rows and not
+        # deleted ones; a table with a primary key (the only kind CDC deletes from) is counted.
+        resource = own_load(project_id, dataset_id, table_id)
+        if not _primary_key(resource) or resource.type != "TABLE" or not tables.fields(resource):
+            return resource
+        try:
+            ((count,),) = database.fetch(
+                f"SELECT COUNT(*) FROM {tables.name(project_id, dataset_id, table_id)}"
+            )
+        except duckdb.Error:
+            return resource
+        size = str(tables.logical_bytes(count, len(tables.fields(resource))))
+        return resource.replace(
+            numRows=str(count),
+            numBytes=size,
+            numTotalLogicalBytes=size,
+            numActiveLogicalBytes=size,
+        )
+
     write._decoder = cdc_decoder(write._decoder)
     write._append = append
     database.cursor = cursor
     tables.create = create
     tables.update = update
+    tables.load = load
     return states
 
 
@@ -688,6 +711,7 @@ def _test_emulator(launcher, check):
         got = tables.get("p", "d", f"employees_{variant}")
         check(f"{variant}: tables.get primary key", got.tableConstraints.primaryKey.columns, ["id"])
         check(f"{variant}: tables.get maxStaleness", got.maxStaleness, "0-0 0 0:5:0")
+        check(f"{variant}: tables.get numRows", got.numRows, str(len(before)))
         # Reads see no pseudo-columns.
         check(f"{variant}: columns", [f.name for f in tables.columns("p", "d", f"employees_{variant}")],
               ["id", "name", "salary"])
