@@ -181,6 +181,11 @@ public final class BigQueryEmulator implements AutoCloseable {
    * says what it does and why, benchmarks/RESULTS.md section 9 what it measured). Its self-test
    * ({@code FastAppendEquivalenceTest}) compares it with the emulator's own path.
    *
+   * <p>It also models BigQuery change data capture: rows appended to {@code _default} with a {@code
+   * _CHANGE_TYPE} pseudo-column are merged into the table by its primary key, as BigQuery documents
+   * it ({@code bigquery_emulator_cdc.py}, docs/LOCAL.md "Change data capture in the emulator";
+   * {@code ChangeDataCaptureTest}).
+   *
    * <p>The launcher is a resource of this module, copied next to the data directory at each start.
    */
   private static List<String> launcher(Path executable, Path dataDir) throws IOException {
@@ -196,11 +201,11 @@ public final class BigQueryEmulator implements AutoCloseable {
   static final String LAUNCHER = "bigquery-emulator-launcher.py";
 
   private static final List<String> LAUNCHER_FILES =
-      List.of(LAUNCHER, "bigquery_emulator_selftest.py");
+      List.of(LAUNCHER, "bigquery_emulator_selftest.py", "bigquery_emulator_cdc.py");
 
   /**
-   * Copies the launcher and its self-test into {@code dir} (created if needed); returns the
-   * launcher's path.
+   * Copies the launcher, its self-test and its change data capture module into {@code dir} (created
+   * if needed); returns the launcher's path.
    */
   static Path copyLauncher(Path dir) throws IOException {
     Files.createDirectories(dir);

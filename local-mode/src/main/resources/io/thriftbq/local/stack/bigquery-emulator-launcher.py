@@ -7,12 +7,15 @@
 # - one message class per writer schema, kept for the server's life, instead of a new descriptor
 #   pool per append connection that is freed when the connection ends;
 # - a cheaper Storage Write append path (install_fast_append below), unless
-#   THRIFTBQ_BQ_FAST_APPEND=0.
+#   THRIFTBQ_BQ_FAST_APPEND=0;
+# - BigQuery change data capture (rows with _CHANGE_TYPE on _default merged by primary key), on
+#   either append path: bigquery_emulator_cdc.py, next to this file, says what it models.
 #
 # Environment: THRIFTBQ_BQ_MAX_MESSAGE_BYTES (the gRPC message limit, default 10 MiB),
 # THRIFTBQ_BQ_FAST_APPEND (1 by default; 0 keeps the emulator's own append path).
 # `python bigquery-emulator-launcher.py --self-test [ROWS]` checks the fast path against the
-# emulator's own functions on random rows, in process, without starting a server.
+# emulator's own functions on random rows, in process, without starting a server;
+# `python bigquery-emulator-launcher.py --cdc-self-test` checks the CDC model the same way.
 import base64
 import faulthandler
 import os
@@ -377,11 +380,41 @@ def install_fast_append():
     return True
 
 
+def _sibling(name):
+    """A module copied next to this file (BigQueryEmulator.copyLauncher copies them together)."""
+    from importlib import util
+
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = util.spec_from_file_location(name, here)
+    module = util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def install_change_data_capture():
+    """After install_fast_append: the CDC layer wraps whichever append path is in place."""
+    from importlib import metadata
+
+    version = metadata.version("local-bigquery")
+    if version != FAST_APPEND_VERSION:
+        print(
+            f"thriftbq cdc: local-bigquery {version} is not {FAST_APPEND_VERSION}; rows with "
+            "_CHANGE_TYPE are appended as the emulator appends any row",
+            file=sys.stderr,
+        )
+        return False
+    from local_bigquery.grpc import write
+
+    _sibling("bigquery_emulator_cdc").install(write)
+    return True
+
+
 def main():
     install_message_limit()
     install_kept_message_classes()
     if os.environ.get("THRIFTBQ_BQ_FAST_APPEND", "1") != "0":
         install_fast_append()
+    install_change_data_capture()
     from local_bigquery.cli import main as emulator
 
     sys.argv[0] = "local-bigquery"
@@ -390,11 +423,9 @@ def main():
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
-        from importlib import util
-
-        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bigquery_emulator_selftest.py")
-        spec = util.spec_from_file_location("bigquery_emulator_selftest", here)
-        selftest = util.module_from_spec(spec)
-        spec.loader.exec_module(selftest)
+        selftest = _sibling("bigquery_emulator_selftest")
         sys.exit(selftest.run(sys.modules[__name__], sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--cdc-self-test":
+        cdc = _sibling("bigquery_emulator_cdc")
+        sys.exit(cdc.self_test(sys.modules[__name__], sys.argv[2:]))
     main()
