@@ -9,6 +9,7 @@ import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.WireFormat;
 import io.thriftbq.ingest.convert.EncodedRow;
+import java.util.Arrays;
 
 /**
  * BigQuery's change pseudo-columns in PROTO_MESSAGE rows, which BigQueryIO forwards as they are
@@ -62,22 +63,33 @@ public final class ChangeColumns {
         .build();
   }
 
-  /** {@code row} with {@code change}'s pseudo-column values appended. */
+  /** {@code row} with {@code change}'s pseudo-column values appended (a new array). */
   public static EncodedRow stamp(EncodedRow row, Change change, int changeTypeNumber) {
     byte[] bytes = row.bytes();
-    String type = change.type().name();
+    byte[] out = Arrays.copyOf(bytes, bytes.length + size(change, changeTypeNumber));
+    write(change, changeTypeNumber, out, bytes.length);
+    return new EncodedRow(out, true);
+  }
+
+  /** The length of {@code change}'s pseudo-columns in a row. */
+  static int size(Change change, int changeTypeNumber) {
+    int size =
+        CodedOutputStream.computeTagSize(changeTypeNumber) + 1 + change.type().name().length();
     String sequence = change.sequence();
-    int size = CodedOutputStream.computeTagSize(changeTypeNumber) + 1 + type.length();
     if (sequence != null) {
       size += CodedOutputStream.computeTagSize(changeTypeNumber + 1) + 1 + sequence.length();
     }
-    byte[] out = java.util.Arrays.copyOf(bytes, bytes.length + size);
-    int at = bytes.length;
-    at = writeAscii(out, at, changeTypeNumber, type);
+    return size;
+  }
+
+  /** Writes {@code change}'s pseudo-columns at {@code out[at..]}; returns the end. */
+  static int write(Change change, int changeTypeNumber, byte[] out, int at) {
+    at = writeAscii(out, at, changeTypeNumber, change.type().name());
+    String sequence = change.sequence();
     if (sequence != null) {
-      writeAscii(out, at, changeTypeNumber + 1, sequence);
+      at = writeAscii(out, at, changeTypeNumber + 1, sequence);
     }
-    return new EncodedRow(out);
+    return at;
   }
 
   // Both values are ASCII and shorter than 128 bytes (a sequence is at most 67), so each length is

@@ -7,6 +7,7 @@ import io.thriftbq.change.ChangeSpec;
 import io.thriftbq.change.ChangeSpec.ChangeTypeSource;
 import io.thriftbq.change.ChangeSpec.SequenceSource;
 import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.convert.RowSuffix;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,6 +183,14 @@ public final class ChangeRule implements Serializable {
       names.add(column.name());
     }
     return names;
+  }
+
+  /**
+   * The suffix PROTO_MESSAGE's one-pass writer appends to each row of {@code columns} top-level
+   * columns: this rule's change as the pseudo-columns.
+   */
+  public RowSuffix.Factory rowSuffix(int columns) {
+    return ChangeStamp.factory(this, columns);
   }
 
   /** Whether the events carry a sequence number. */

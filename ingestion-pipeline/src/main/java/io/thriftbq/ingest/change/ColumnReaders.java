@@ -44,6 +44,29 @@ public final class ColumnReaders {
     return value.toString(); // String, Avro's Utf8, or an enum's name
   }
 
+  /** Protobuf row bytes being written: {@code bytes[0..length)}, reused for every row. */
+  static final class ProtoBytes {
+    byte[] bytes;
+    int length;
+  }
+
+  /** Reads {@link ProtoBytes}, as {@link #encodedRows} reads a finished row. */
+  static ColumnReader<ProtoBytes> protoBytes() {
+    return new ColumnReader<ProtoBytes>() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      public @Nullable Object read(ProtoBytes row, ChangeColumn column) {
+        return EncodedRowReader.find(row.bytes, row.length, column, true);
+      }
+
+      @Override
+      public boolean has(ProtoBytes row, ChangeColumn column) {
+        return EncodedRowReader.find(row.bytes, row.length, column, false) != null;
+      }
+    };
+  }
+
   private static final class EncodedRowReader implements ColumnReader<EncodedRow> {
     private static final long serialVersionUID = 1L;
 

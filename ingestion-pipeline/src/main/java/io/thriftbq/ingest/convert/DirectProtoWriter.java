@@ -129,14 +129,17 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   private byte[] out = new byte[4096];
   private int outPos;
   private boolean pendingBool; // compact protocol: a bool field's value is in its header
+  private final @Nullable RowSuffix suffix;
 
   DirectProtoWriter(
       ThriftStruct struct,
       ProtoMessageFormat.Shape shape,
       DecodingRules rules,
       ThriftProtocol protocol,
-      MetadataColumns metadata) {
+      MetadataColumns metadata,
+      @Nullable RowSuffix suffix) {
     this.rules = rules;
+    this.suffix = suffix;
     this.compact = protocol == ThriftProtocol.COMPACT;
     this.root = plan(struct, shape);
     int column = struct.fields().size();
@@ -309,7 +312,14 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
     } catch (InvalidFieldValueException | RuntimeException e) {
       return null; // GiveUp, a limit, or anything unexpected: the general path decides
     }
-    return new EncodedRow(Arrays.copyOf(out, outPos));
+    if (suffix == null) {
+      return new EncodedRow(Arrays.copyOf(out, outPos));
+    }
+    // Outside the try: a row that can have no suffix is refused as it is, not decoded again.
+    int extra = suffix.prepare(out, outPos, metadata);
+    ensureOut(extra);
+    outPos = suffix.write(out, outPos);
+    return new EncodedRow(Arrays.copyOf(out, outPos), true);
   }
 
   private void writeStructContent(StructPlan plan) throws InvalidFieldValueException {

@@ -30,10 +30,25 @@ public final class EncodedRow extends AbstractMessage {
   private static final ThreadLocal<Descriptor> DESCRIPTOR_WHILE_APPLYING = new ThreadLocal<>();
 
   private final byte[] bytes;
+  private final transient boolean changeColumns;
 
   /** {@code bytes} become the row's; the caller does not change them afterwards. */
   public EncodedRow(byte[] bytes) {
+    this(bytes, false);
+  }
+
+  /**
+   * A row whose bytes already end with change mode's pseudo-columns ({@code changeColumns}), as the
+   * one-pass writer makes them.
+   */
+  public EncodedRow(byte[] bytes, boolean changeColumns) {
     this.bytes = bytes;
+    this.changeColumns = changeColumns;
+  }
+
+  /** Whether the bytes already carry change mode's pseudo-columns (set where the row was made). */
+  public boolean hasChangeColumns() {
+    return changeColumns;
   }
 
   /** The row's encoded bytes (not a copy). */

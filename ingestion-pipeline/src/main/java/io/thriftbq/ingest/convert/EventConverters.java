@@ -4,6 +4,7 @@ import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.schema.EventSchemas;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.values.Row;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Creates the {@link EventConverter} of each format; build one per DoFn instance and reuse it. The
@@ -32,8 +33,19 @@ public final class EventConverters {
    * descriptor derived from the table schema (no generated class).
    */
   public static EventConverter<EncodedRow> encodedRows(ConverterConfig config) {
+    return encodedRows(config, null);
+  }
+
+  /**
+   * {@link #encodedRows}, the one-pass writer appending {@code suffix}'s bytes to each row it
+   * writes (change mode's pseudo-columns); rows of the general path come without them.
+   */
+  public static EventConverter<EncodedRow> encodedRows(
+      ConverterConfig config, @Nullable RowSuffix suffix) {
     EventSchemas schemas = config.schemas();
     return new ThriftRowConverter<>(
-        config, schemas, new ProtoMessageFormat(schemas.tableSchema(), schemas.rowDescriptor()));
+        config,
+        schemas,
+        new ProtoMessageFormat(schemas.tableSchema(), schemas.rowDescriptor(), suffix));
   }
 }

@@ -95,8 +95,15 @@ final class ProtoMessageFormat extends RowFormat<EncodedRow, ProtoMessageFormat.
   /**
    * @param descriptor the row message, derived from {@code schema} ({@code EventSchemas})
    */
+  private final @Nullable RowSuffix suffix;
+
   ProtoMessageFormat(TableSchema schema, Descriptor descriptor) {
+    this(schema, descriptor, null);
+  }
+
+  ProtoMessageFormat(TableSchema schema, Descriptor descriptor, @Nullable RowSuffix suffix) {
     this.root = new Shape(descriptor, schema.getFields());
+    this.suffix = suffix;
   }
 
   @Override
@@ -128,7 +135,7 @@ final class ProtoMessageFormat extends RowFormat<EncodedRow, ProtoMessageFormat.
       ThriftProtocol protocol,
       MetadataColumns metadataColumns) {
     DirectProtoWriter writer =
-        new DirectProtoWriter(struct, root, rules, protocol, metadataColumns);
+        new DirectProtoWriter(struct, root, rules, protocol, metadataColumns, suffix);
     return writer.enabled() ? writer : null;
   }
 

@@ -138,7 +138,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
   public void setup() {
     converters = new ArrayList<>();
     for (DecodeTarget target : targets) {
-      converters.add(sink.format().newConverter(target.config()));
+      converters.add(sink.format().newConverter(target.config(), target.change()));
       if (target.change() != null) {
         columns = sink.format().columnReader();
       }
@@ -240,6 +240,9 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
       } catch (ThriftDecodeException e) {
         fail(out, message, metadata, type, Stage.DECODE, e);
         return;
+      } catch (ChangeException e) {
+        fail(out, message, metadata, type, Stage.CHANGE, e);
+        return;
       } catch (RuntimeException e) {
         fail(out, message, metadata, type, Stage.CONVERT, e);
         return;
@@ -296,7 +299,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
     }
     DecodeTarget target = targets.get(type);
     ChangeRule changeRule = target.change();
-    if (changeRule != null) {
+    if (changeRule != null && !sink.format().hasChange(row)) {
       try {
         Change change = changeRule.decide(row, java.util.Objects.requireNonNull(columns), metadata);
         row = sink.format().withChange(row, change, target.config().schemas());

@@ -4,6 +4,7 @@ import com.google.api.services.bigquery.model.TableRow;
 import com.google.api.services.bigquery.model.TableSchema;
 import io.thriftbq.ingest.change.Change;
 import io.thriftbq.ingest.change.ChangeColumns;
+import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.change.ColumnReader;
 import io.thriftbq.ingest.change.ColumnReaders;
 import io.thriftbq.ingest.convert.ConverterConfig;
@@ -66,6 +67,19 @@ public abstract sealed class Format<R> implements Serializable
 
   /** A new converter into this format's rows; one per DoFn instance, reused for every element. */
   public abstract EventConverter<R> newConverter(ConverterConfig config);
+
+  /**
+   * {@link #newConverter}, in change mode when {@code change} is not null: a format whose rows
+   * carry their change may write it where it writes the row ({@link #hasChange} then tells).
+   */
+  public EventConverter<R> newConverter(ConverterConfig config, @Nullable ChangeRule change) {
+    return newConverter(config);
+  }
+
+  /** Whether {@code row} already carries its change (written with it by the converter). */
+  public boolean hasChange(R row) {
+    return false;
+  }
 
   /** The coder of this format's rows. */
   public abstract Coder<R> coder(EventSchemas schemas);
@@ -354,12 +368,31 @@ public abstract sealed class Format<R> implements Serializable
     }
 
     @Override
+    public EventConverter<EncodedRow> newConverter(
+        ConverterConfig config, @Nullable ChangeRule change) {
+      if (change == null) {
+        return newConverter(config);
+      }
+      // The one-pass writer appends the pseudo-columns to the row it writes, in its own buffer.
+      return EventConverters.encodedRows(
+          config, change.rowSuffix(config.schemas().tableSchema().getFields().size()).newSuffix());
+    }
+
+    @Override
+    public boolean hasChange(EncodedRow row) {
+      return row.hasChangeColumns();
+    }
+
+    @Override
     public boolean carriesChangeInRow() {
       return true;
     }
 
     @Override
     public EncodedRow withChange(EncodedRow row, Change change, EventSchemas schemas) {
+      if (row.hasChangeColumns()) {
+        return row;
+      }
       return ChangeColumns.stamp(
           row, change, ChangeColumns.changeTypeNumber(schemas.tableSchema().getFields().size()));
     }

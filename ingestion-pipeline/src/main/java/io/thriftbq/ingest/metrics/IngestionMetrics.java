@@ -16,7 +16,7 @@ import org.apache.beam.sdk.metrics.Metrics;
  *
  * <pre>
  * events_read = rows_to_bigquery + failed_unpack + failed_decode + failed_transform
- *               + failed_convert + filtered
+ *               + failed_convert + failed_change + filtered
  * rows_written = rows_to_bigquery - failed_write
  * </pre>
  *

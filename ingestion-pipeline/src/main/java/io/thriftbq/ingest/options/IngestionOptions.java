@@ -61,6 +61,19 @@ public interface IngestionOptions
   void setInputTopic(String value);
 
   @Description(
+      "Pub/Sub attribute holding a publisher-assigned id, for de-duplication by publisher id"
+          + " (PubsubIO's withIdAttribute): messages with the same value of this attribute are"
+          + " delivered once, where the runner honours it. On Dataflow's exactly-once streaming"
+          + " mode, messages whose ids repeat within about 10 minutes are dropped (a publisher's"
+          + " retry, for example); it removes nothing on the at-least-once streaming mode, nor"
+          + " duplicates further apart, nor two messages that carry one event under two ids. The"
+          + " embedded Flink runner of local mode de-duplicates source records by this id too."
+          + " Pub/Sub only. For exact tables whatever the delivery, use change mode (--primaryKey).")
+  String getIdAttribute();
+
+  void setIdAttribute(String value);
+
+  @Description(
       "Fully qualified name of the Thrift-generated Java class of the event struct, for example"
           + " io.thriftbq.sample.Event. It must be on the classpath and implement TBase. Give either"
           + " this or --thriftIdl (a user function needs this one); with neither, the sample event"

@@ -135,9 +135,10 @@ final class SourcePlanner {
               + ")");
       return null;
     }
-    return subscription
-        ? PubsubEventSource.fromSubscription(options.getSubscription().trim())
-        : PubsubEventSource.fromTopic(options.getInputTopic().trim());
+    return (subscription
+            ? PubsubEventSource.fromSubscription(options.getSubscription().trim())
+            : PubsubEventSource.fromTopic(options.getInputTopic().trim()))
+        .withIdAttribute(isSet(options.getIdAttribute()) ? options.getIdAttribute().trim() : null);
   }
 
   private static @Nullable PTransform<PBegin, PCollection<EventMessage>> kafka(
@@ -147,6 +148,11 @@ final class SourcePlanner {
       problems.add(
           (isSet(options.getSubscription()) ? "--subscription" : "--inputTopic")
               + " is for Pub/Sub but --source=KAFKA: drop it, or set --source=PUBSUB");
+    }
+    if (isSet(options.getIdAttribute())) {
+      problems.add(
+          "--idAttribute is a Pub/Sub attribute, but --source=KAFKA: drop it (for exact tables"
+              + " from Kafka use change mode, --primaryKey)");
     }
     String servers = options.getKafkaBootstrapServers();
     problems.addAll(KafkaClientConfig.bootstrapServersProblems(servers, "--source=KAFKA"));

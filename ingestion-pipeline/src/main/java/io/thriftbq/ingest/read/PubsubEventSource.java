@@ -26,22 +26,38 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
   private final @Nullable String subscription;
   private final @Nullable String topic;
   private final PubsubClient.PubsubClientFactory clientFactory;
+  private final @Nullable String idAttribute;
 
   private PubsubEventSource(
       @Nullable String subscription,
       @Nullable String topic,
-      PubsubClient.PubsubClientFactory clientFactory) {
+      PubsubClient.PubsubClientFactory clientFactory,
+      @Nullable String idAttribute) {
     this.subscription = subscription;
     this.topic = topic;
     this.clientFactory = clientFactory;
+    this.idAttribute = idAttribute;
   }
 
   public static PubsubEventSource fromSubscription(String subscription) {
-    return new PubsubEventSource(subscription, null, PubsubJsonClient.FACTORY);
+    return new PubsubEventSource(subscription, null, PubsubJsonClient.FACTORY, null);
   }
 
   public static PubsubEventSource fromTopic(String topic) {
-    return new PubsubEventSource(null, topic, PubsubJsonClient.FACTORY);
+    return new PubsubEventSource(null, topic, PubsubJsonClient.FACTORY, null);
+  }
+
+  /**
+   * This source de-duplicating by the publisher id in {@code attribute} ({@code --idAttribute},
+   * PubsubIO's {@code withIdAttribute}), where the runner honours record ids.
+   */
+  public PubsubEventSource withIdAttribute(@Nullable String attribute) {
+    return new PubsubEventSource(subscription, topic, clientFactory, attribute);
+  }
+
+  /** The attribute holding the publisher id, or null. */
+  public @Nullable String idAttribute() {
+    return idAttribute;
   }
 
   /**
@@ -50,7 +66,7 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
    * native source whatever the client.
    */
   public PubsubEventSource withClientFactory(PubsubClient.PubsubClientFactory factory) {
-    return new PubsubEventSource(subscription, topic, factory);
+    return new PubsubEventSource(subscription, topic, factory, idAttribute);
   }
 
   /** The factory of the clients Beam's source reads with (before the outage wrapper). */
@@ -66,6 +82,9 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
         PubsubIO.readMessagesWithAttributesAndMessageId()
             .withClientFactory(new OutageTolerantPubsubClient.Factory(clientFactory));
     read = isSet(subscription) ? read.fromSubscription(subscription) : read.fromTopic(topic);
+    if (isSet(idAttribute)) {
+      read = read.withIdAttribute(idAttribute);
+    }
     return begin
         .apply(isSet(subscription) ? "ReadSubscription" : "ReadTopic", read)
         .apply("ToEventMessages", ParDo.of(new ToEventMessage()))

@@ -58,6 +58,7 @@ public final class IngestionTemplate {
                       .withRegex(PubsubNames.SUBSCRIPTION_REGEX),
                   TemplateParameter.of("inputTopic", "Pub/Sub input topic", SOURCE, PUBSUB_TOPIC)
                       .withRegex(PubsubNames.TOPIC_REGEX),
+                  TemplateParameter.of("idAttribute", "Publisher id attribute", SOURCE, TEXT),
                   TemplateParameter.of("source", "Where events come from", SOURCE, ENUM)
                       .withEnumLabels(Map.of("PUBSUB", "Pub/Sub", "KAFKA", "Kafka")),
                   KafkaParameters.connection(SOURCE).get(0),

@@ -95,6 +95,41 @@ public class ChangeColumnsTest {
   }
 
   @Test
+  public void theOnePassWriterStampsTheBytesTheGeneralPathStamps() throws Exception {
+    EventSchemas schemas = EventSchemas.of(TestData.EVENT_CLASS, MetadataColumns.NONE);
+    List<String> problems = new ArrayList<>();
+    ChangeRule rule =
+        ChangeRule.of(
+            io.thriftbq.change.ChangeSpec.parse(
+                "event_id", null, "field:event_time", null, null, problems),
+            "Event",
+            schemas.tableSchema(),
+            problems);
+    ConverterConfig config =
+        ConverterConfig.of(TestData.EVENT_CLASS, ThriftProtocol.BINARY, MetadataColumns.NONE);
+    @SuppressWarnings("unchecked")
+    EventConverter<EncodedRow> stamping =
+        (EventConverter<EncodedRow>)
+            Format.of(StorageFormat.PROTO_MESSAGE).newConverter(config, rule);
+    EventConverter<EncodedRow> plain = TestConverters.create(config, StorageFormat.PROTO_MESSAGE);
+    int columns = schemas.tableSchema().getFields().size();
+    int inPlace = 0;
+    for (int i = 0; i < 50; i++) {
+      byte[] payload = TestData.bytes(i);
+      EncodedRow written = stamping.fromBytes(payload, EventMetadata.EMPTY);
+      EncodedRow row = plain.fromBytes(payload, EventMetadata.EMPTY);
+      Change change = rule.decide(row, ColumnReaders.encodedRows(), EventMetadata.EMPTY);
+      EncodedRow expected =
+          written.hasChangeColumns()
+              ? ChangeColumns.stamp(row, change, ChangeColumns.changeTypeNumber(columns))
+              : row;
+      inPlace += written.hasChangeColumns() ? 1 : 0;
+      org.junit.Assert.assertArrayEquals("event " + i, expected.bytes(), written.bytes());
+    }
+    assertEquals("the one-pass writer stamps every sample event", 50, inPlace);
+  }
+
+  @Test
   public void everyFormatsReaderGivesTheSameChange() throws Exception {
     EventSchemas schemas = EventSchemas.of(TestData.EVENT_CLASS, MetadataColumns.NONE);
     List<String> problems = new ArrayList<>();

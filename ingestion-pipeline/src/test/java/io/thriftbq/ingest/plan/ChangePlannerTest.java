@@ -103,6 +103,32 @@ public class ChangePlannerTest {
   }
 
   @Test
+  public void idAttributeReachesThePubsubReadAndIsRefusedForKafka() {
+    IngestionPlan plan = plan("--idAttribute=event_uuid");
+    assertEquals(
+        "event_uuid", ((io.thriftbq.ingest.read.PubsubEventSource) plan.source()).idAttribute());
+    assertNull(((io.thriftbq.ingest.read.PubsubEventSource) plan().source()).idAttribute());
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                IngestionPlan.of(
+                    PipelineOptionsFactory.fromArgs(
+                            "--credentialFactoryClass="
+                                + "org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory",
+                            "--project=my-project",
+                            "--outputTable=my-project:ds.events",
+                            "--source=KAFKA",
+                            "--kafkaBootstrapServers=127.0.0.1:9092",
+                            "--kafkaTopics=events",
+                            "--kafkaConsumerGroup=g",
+                            "--idAttribute=event_uuid")
+                        .as(IngestionOptions.class),
+                    IngestionPlan.Input.SOURCE));
+    assertThat(error.getMessage(), containsString("--idAttribute is a Pub/Sub attribute"));
+  }
+
+  @Test
   public void stalenessIsBigQuerysIntervalLiteral() {
     assertEquals("0-0 0 0:15:0", ChangePlanner.interval(Duration.ofMinutes(15)));
     assertEquals("0-0 1 2:3:4", ChangePlanner.interval(Duration.parse("P1DT2H3M4S")));
