@@ -19,7 +19,11 @@
 #   of the winning row through the emulator's own write._insert (every check it makes still runs),
 #   in one DuckDB transaction, so tabledata.list, jobs.query and the Storage Read API all read the
 #   merged table, one row per live key, without the pseudo-columns (which BigQuery does not let a
-#   read see either, CDC doc "Limitations");
+#   read see either, CDC doc "Limitations"); tables.get's numRows of a table with a primary key
+#   is its COUNT(*) (the emulator's own counts inserted rows, not deleted ones);
+# - a table's changes are applied one request at a time (a lock per table), and plain appends to a
+#   table that has taken changes wait for that lock: DuckLake refuses to commit a delete while
+#   another transaction inserted into the same table (other writers' conflicts are retried);
 # - refused, as BigQuery refuses them: a _CHANGE_TYPE append to a table without a primary key, to a
 #   stream other than _default (CDC doc, "Prerequisites"), a row whose _CHANGE_TYPE is not UPSERT or
 #   DELETE (row error "The given value is not a valid CHANGE_TYPE", the CDC doc's text) or whose
