@@ -19,7 +19,11 @@
 #   of the winning row through the emulator's own write._insert (every check it makes still runs),
 #   in one DuckDB transaction, so tabledata.list, jobs.query and the Storage Read API all read the
 #   merged table, one row per live key, without the pseudo-columns (which BigQuery does not let a
-#   read see either, CDC doc "Limitations");
+#   read see either, CDC doc "Limitations"); tables.get's numRows of a table with a primary key
+#   is its COUNT(*) (the emulator's own counts inserted rows, not deleted ones);
+# - a table's changes are applied one request at a time (a lock per table), and plain appends to a
+#   table that has taken changes wait for that lock: DuckLake refuses to commit a delete while
+#   another transaction inserted into the same table (other writers' conflicts are retried);
 # - refused, as BigQuery refuses them: a _CHANGE_TYPE append to a table without a primary key, to a
 #   stream other than _default (CDC doc, "Prerequisites"), a row whose _CHANGE_TYPE is not UPSERT or
 #   DELETE (row error "The given value is not a valid CHANGE_TYPE", the CDC doc's text) or whose
@@ -535,9 +539,10 @@ def _test_ordering(check):
             pass
 
 
-def _test_concurrent(variant, create, append, contents, up, delete, check):
-    """Threads appending changes with distinct sequence numbers to two tables at once: whatever the
-    interleaving, each key ends as its change with the largest sequence number says."""
+def _test_concurrent(variant, create, append, plain_append, contents, up, delete, check):
+    """Threads appending changes with distinct sequence numbers to two tables at once, and plain
+    rows (other keys) to one of them: whatever the interleaving, each key ends as its change with
+    the largest sequence number says, and every plain row is there."""
     import random
 
     rng = random.Random(11)
@@ -563,7 +568,17 @@ def _test_concurrent(variant, create, append, contents, up, delete, check):
         except Exception as error:  # noqa: BLE001 - reported as a failure
             errors.append(repr(error))
 
+    def plain(path, start):
+        for i in range(start, start + 30, 3):
+            rows = [{"id": 1000 + j, "name": f"p{j}", "salary": j} for j in range(i, i + 3)]
+            result = plain_append(path, rows)
+            if result.error.code or result.row_errors:
+                errors.append(str(result))
+        for j in range(start, start + 30):
+            expected[path][1000 + j] = (0, {"_CHANGE_TYPE": "UPSERT", "name": f"p{j}", "salary": j})
+
     threads = [threading.Thread(target=run, args=(path, batch)) for path in paths for batch in batches[path]]
+    threads += [threading.Thread(target=plain, args=(paths[0], start)) for start in (0, 30)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -778,7 +793,10 @@ def _test_emulator(launcher, check):
         check(f"{variant}: columns", [f.name for f in tables.columns("p", "d", f"employees_{variant}")],
               ["id", "name", "salary"])
         checked += 3
-        checked += _test_concurrent(variant, create, append, contents, up, delete, check)
+        plain_append = lambda path, rows: append(  # noqa: E731
+            path, rows, descriptor=plain, descriptor_message=plain_message
+        )
+        checked += _test_concurrent(variant, create, append, plain_append, contents, up, delete, check)
     # Primary keys BigQuery would not take.
     nested = schema + [{"name": "rec", "type": "RECORD", "fields": [{"name": "a", "type": "STRING"}]}]
     for key, why in ((["rec.a"], "nested"), (["rec"], "record"), (["nope"], "missing"),
