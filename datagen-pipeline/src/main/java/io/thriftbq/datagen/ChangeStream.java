@@ -143,6 +143,22 @@ public final class ChangeStream {
     this(new EventMix(generator), config);
   }
 
+  /**
+   * The stream the generator's flags describe ({@code --primaryKey} and the other change flags, the
+   * struct flags, {@code --seed} and the value flags), as the generator job builds it: what local
+   * mode publishes in-process.
+   *
+   * @throws IllegalArgumentException listing every problem, each naming the flag to change
+   */
+  public static ChangeStream of(DatagenOptions options) {
+    List<String> problems = new ArrayList<>();
+    ChangeStreamConfig change = ChangeStreamConfig.fromOptions(options, problems);
+    if (change == null) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    return new ChangeStream(GeneratorConfig.fromOptions(options), change);
+  }
+
   /** A stream over the types of {@code mix}; see {@link #ChangeStream(GeneratorConfig, ...)}. */
   public ChangeStream(EventMix mix, ChangeStreamConfig config) {
     this(mix, config, new ArrayList<>(), true);

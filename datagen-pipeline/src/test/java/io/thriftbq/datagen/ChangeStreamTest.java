@@ -413,6 +413,63 @@ public class ChangeStreamTest {
   }
 
   @Test
+  public void aUnionLayoutSetsTheKeysInsideTheMember() throws Exception {
+    ChangeStream stream =
+        ChangeStream.of(
+            options(
+                "--thriftIdl=" + SHOP_IDL,
+                "--thriftUnion=AnyEvent",
+                "--primaryKey=Order=order_id;Refund=refund_id;Click=session_id",
+                "--changeType=attribute:op",
+                "--changeDeleteRatio=0.2",
+                "--changeKeys=10"));
+    assertNull(stream.mix().attribute());
+    for (int n = 0; n < 200; n++) {
+      ChangeStream.Message message = stream.next();
+      int type = message.change().type();
+      // The union holds one field, the member struct: decode the member's top-level fields.
+      TProtocol in =
+          stream
+              .mix()
+              .generator(type)
+              .config()
+              .protocol()
+              .newReader(new TMemoryInputTransport(message.payload()), 1 << 20, 1 << 16);
+      in.readStructBegin();
+      TField member = in.readFieldBegin();
+      assertEquals(TType.STRUCT, member.type);
+      String keyColumn = message.key().keySet().iterator().next();
+      Map<String, Object> fields = decodeMember(in, stream.mix().generator(type).struct());
+      assertEquals(message.key().get(keyColumn), fields.get(keyColumn));
+      assertTrue(message.attributes().containsKey("op"));
+    }
+  }
+
+  /** The top-level scalar fields of the struct {@code in} is positioned at. */
+  private static Map<String, Object> decodeMember(TProtocol in, ThriftStruct struct)
+      throws Exception {
+    Map<String, Object> values = new HashMap<>();
+    in.readStructBegin();
+    while (true) {
+      TField header = in.readFieldBegin();
+      if (header.type == TType.STOP) {
+        return values;
+      }
+      for (ThriftField field : struct.fields()) {
+        if (field.id() == header.id && header.type == TType.STRING) {
+          values.put(field.name(), in.readString());
+          header = null;
+          break;
+        }
+      }
+      if (header != null) {
+        TProtocolUtil.skip(in, header.type);
+      }
+      in.readFieldEnd();
+    }
+  }
+
+  @Test
   public void keyValuesAreSpreadOverBoundedColumns() {
     ChangeStream stream =
         stream(
