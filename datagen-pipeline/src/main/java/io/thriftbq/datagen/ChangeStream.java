@@ -112,7 +112,20 @@ public final class ChangeStream {
       Map<String, Object> key,
       @Nullable String sequence,
       byte[] payload,
-      Map<String, String> attributes) {}
+      Map<String, String> attributes) {
+    /**
+     * The struct and the key values as one string, {@code Order/key-7} (values in key order,
+     * separated by {@code /}): a Kafka record key that keeps the changes of one key in one
+     * partition, in order.
+     */
+    public String partitionKey() {
+      StringBuilder text = new StringBuilder(struct);
+      for (Object value : key.values()) {
+        text.append('/').append(value);
+      }
+      return text.toString();
+    }
+  }
 
   private final EventMix mix;
   private final ChangeStreamConfig config;

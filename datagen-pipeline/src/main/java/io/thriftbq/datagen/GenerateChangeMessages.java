@@ -30,9 +30,25 @@ public final class GenerateChangeMessages extends PTransform<PBegin, PCollection
   private final ChangeStreamConfig change;
   private final RatePlan plan;
   private final MessageLimit limit;
+  private final boolean keyRecords;
 
+  /** Messages for Pub/Sub: see {@link #GenerateChangeMessages(GeneratorConfig, ...)}. */
   public GenerateChangeMessages(
       GeneratorConfig config, ChangeStreamConfig change, RatePlan plan, MessageLimit limit) {
+    this(config, change, plan, limit, false);
+  }
+
+  /**
+   * @param keyRecords whether to set {@link KafkaSink#RECORD_KEY_ATTRIBUTE} to the message's {@link
+   *     ChangeStream.Message#partitionKey()} (for {@link KafkaSink}: the changes of one key go to
+   *     one partition)
+   */
+  public GenerateChangeMessages(
+      GeneratorConfig config,
+      ChangeStreamConfig change,
+      RatePlan plan,
+      MessageLimit limit,
+      boolean keyRecords) {
     if (!plan.bounded() || plan.batchSize() != 1) {
       throw new IllegalArgumentException(
           "a change stream needs --maxEvents and --maxRecordsPerBatch=1, not " + plan);
@@ -41,6 +57,7 @@ public final class GenerateChangeMessages extends PTransform<PBegin, PCollection
     this.change = change;
     this.plan = plan;
     this.limit = limit;
+    this.keyRecords = keyRecords;
   }
 
   @Override
@@ -51,7 +68,7 @@ public final class GenerateChangeMessages extends PTransform<PBegin, PCollection
     }
     return input
         .apply("MessageNumbers", numbers)
-        .apply("GenerateChanges", ParDo.of(new ChangeFn(config, change, limit)))
+        .apply("GenerateChanges", ParDo.of(new ChangeFn(config, change, limit, keyRecords)))
         .setCoder(PubsubMessageWithAttributesCoder.of());
   }
 
@@ -59,6 +76,7 @@ public final class GenerateChangeMessages extends PTransform<PBegin, PCollection
     private final GeneratorConfig config;
     private final ChangeStreamConfig change;
     private final MessageLimit limit;
+    private final boolean keyRecords;
 
     private final Counter eventsGenerated =
         Metrics.counter(GenerateMessages.METRICS_NAMESPACE, "events_generated");
@@ -70,10 +88,12 @@ public final class GenerateChangeMessages extends PTransform<PBegin, PCollection
 
     private transient ChangeStream stream;
 
-    ChangeFn(GeneratorConfig config, ChangeStreamConfig change, MessageLimit limit) {
+    ChangeFn(
+        GeneratorConfig config, ChangeStreamConfig change, MessageLimit limit, boolean keyRecords) {
       this.config = config;
       this.change = change;
       this.limit = limit;
+      this.keyRecords = keyRecords;
       for (ChangeStream.Kind kind : ChangeStream.Kind.values()) {
         byKind[kind.ordinal()] =
             Metrics.counter(
@@ -97,6 +117,9 @@ public final class GenerateChangeMessages extends PTransform<PBegin, PCollection
       }
       Map<String, String> attributes = new HashMap<>(message.attributes());
       attributes.put(EventAttributes.EVENT_TIME_MS, Long.toString(System.currentTimeMillis()));
+      if (keyRecords) {
+        attributes.put(KafkaSink.RECORD_KEY_ATTRIBUTE, message.partitionKey());
+      }
       byKind[message.change().kind().ordinal()].inc();
       eventsGenerated.inc();
       messagesPublished.inc();

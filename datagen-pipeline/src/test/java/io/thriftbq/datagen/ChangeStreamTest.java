@@ -271,6 +271,13 @@ public class ChangeStreamTest {
     assertEquals(200, state.entries("Order").size());
     assertEquals(200, state.entries("Refund").size());
     assertEquals(Map.of("refund_id", "key-3"), state.entries("Refund").get(3).key());
+    ChangeStream.Message first =
+        stream(
+                "--thriftIdl=" + SHOP_IDL,
+                "--thriftStruct=Click",
+                "--primaryKey=session_id,position")
+            .next();
+    assertEquals("Click/key-0/0", first.partitionKey());
   }
 
   /**
