@@ -181,4 +181,106 @@ public interface DatagenOptions
   ThriftProtocol getThriftProtocol();
 
   void setThriftProtocol(ThriftProtocol value);
+
+  @Description(
+      "Change stream: the primary key of the generated changes, as top-level IDL fields,"
+          + " comma-separated (for example id, or tenant_id,order_id), or one key per struct of a"
+          + " many-types run as Struct=col[,col];Struct2=col: the same syntax as the ingestion"
+          + " pipeline's --primaryKey. Turns the generator into a change stream: each message is an"
+          + " insert, update, delete, duplicate or out-of-order change of one of --changeKeys keys"
+          + " per struct, and with --expectedStateFile the final state BigQuery must end with is"
+          + " written at launch. Key fields must be of a type that maps to INT64, STRING or BOOLEAN"
+          + " (bool, i8 to i64, string, an enum). Needs --maxEvents and --maxRecordsPerBatch=1."
+          + " Empty: random events, no changes.")
+  @Default.String("")
+  String getPrimaryKey();
+
+  void setPrimaryKey(String value);
+
+  @Description(
+      "Change stream: where each event's change type goes, as the ingestion pipeline reads it."
+          + " UPSERT (the default): every event is an upsert (then --changeDeleteRatio must be 0);"
+          + " field:NAME: a top-level string or enum field; attribute:NAME: a Pub/Sub attribute or"
+          + " Kafka header (header:NAME is the same). The generator writes UPSERT or DELETE if"
+          + " --upsertValues or --deleteValues has it, else their first value in sorted order (for"
+          + " an enum field, among its members).")
+  String getChangeType();
+
+  void setChangeType(String value);
+
+  @Description(
+      "Change stream: the values of --changeType that mean an upsert, comma-separated, as the"
+          + " ingestion pipeline's flag. Default: UPSERT,INSERT,UPDATE.")
+  List<String> getUpsertValues();
+
+  void setUpsertValues(List<String> value);
+
+  @Description(
+      "Change stream: the values of --changeType that mean a delete, comma-separated, as the"
+          + " ingestion pipeline's flag. Default: DELETE.")
+  List<String> getDeleteValues();
+
+  void setDeleteValues(List<String> value);
+
+  @Description(
+      "Change stream: what orders the changes of one key, as the ingestion pipeline reads it."
+          + " NONE (the default), PUBLISH_TIME or KAFKA_OFFSET: the order of publication (then"
+          + " --changeReorderRatio must be 0, and the expected state assumes the messages of a key"
+          + " are published and ingested in stream order); field:NAME: a top-level integer field"
+          + " (i8 to i64; the changes of a key are numbered 2, 4, 6, ..., or 2024-01-01 plus that"
+          + " many milliseconds for a field named like a timestamp) or a string field (the number"
+          + " as a BigQuery sequence number).")
+  String getChangeSequence();
+
+  void setChangeSequence(String value);
+
+  @Description("Change stream: distinct keys per struct.")
+  @Default.Long(ChangeStreamConfig.DEFAULT_KEYS)
+  long getChangeKeys();
+
+  void setChangeKeys(long value);
+
+  @Description(
+      "Change stream: share of messages (0 to 1) that give an existing key new content. What the"
+          + " four ratios leave below 1 is the share of new keys (inserts); once every key exists,"
+          + " inserts become updates.")
+  @Default.Double(ChangeStreamConfig.DEFAULT_UPDATE_RATIO)
+  double getChangeUpdateRatio();
+
+  void setChangeUpdateRatio(double value);
+
+  @Description(
+      "Change stream: share of messages (0 to 1) that delete an existing key. Needs a"
+          + " --changeType other than UPSERT.")
+  @Default.Double(0)
+  double getChangeDeleteRatio();
+
+  void setChangeDeleteRatio(double value);
+
+  @Description(
+      "Change stream: share of messages (0 to 1) that resend one of the last few messages exactly"
+          + " (same bytes, same attributes), as a redelivery would.")
+  @Default.Double(0)
+  double getChangeDuplicateRatio();
+
+  void setChangeDuplicateRatio(double value);
+
+  @Description(
+      "Change stream: share of messages (0 to 1) that carry a change older than the newest one"
+          + " already sent for their key, which BigQuery must not apply over it. Needs"
+          + " --changeSequence=field:NAME.")
+  @Default.Double(0)
+  double getChangeReorderRatio();
+
+  void setChangeReorderRatio(double value);
+
+  @Description(
+      "Change stream: a local file to write, at launch, the final state BigQuery must hold after"
+          + " the --maxEvents messages: JSON lines, one per key, with the struct, the key values,"
+          + " the winning change type (UPSERT, or DELETE for a key without a row), its sequence and"
+          + " its Thrift bytes in base64 (see docs/DATAGEN.md). Empty: not written.")
+  @Default.String("")
+  String getExpectedStateFile();
+
+  void setExpectedStateFile(String value);
 }

@@ -1,12 +1,16 @@
 package io.thriftbq.datagen;
 
+import io.thriftbq.change.ChangeSpec.SequenceSource;
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.kafka.KafkaAuthentication;
 import io.thriftbq.kafka.KafkaClientConfig;
 import io.thriftbq.kafka.KafkaClientRole;
 import io.thriftbq.schema.EventTypes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,8 +108,17 @@ public final class DatagenPipeline {
         plan.batchSize(),
         config);
     Pipeline pipeline = Pipeline.create(options);
-    PCollection<PubsubMessage> messages =
-        pipeline.apply("GenerateMessages", new GenerateMessages(config, plan, limit(options)));
+    PCollection<PubsubMessage> messages;
+    if (changeMode(options)) {
+      ChangeStreamConfig change = ChangeStreamConfig.fromOptions(options, new ArrayList<>());
+      writeExpectedState(options, config, change);
+      messages =
+          pipeline.apply(
+              "GenerateChanges", new GenerateChangeMessages(config, change, plan, limit(options)));
+    } else {
+      messages =
+          pipeline.apply("GenerateMessages", new GenerateMessages(config, plan, limit(options)));
+    }
     if (kafka) {
       Map<String, Object> producerProperties =
           KafkaClientConfig.clientProperties(
@@ -122,6 +135,107 @@ public final class DatagenPipeline {
       messages.apply("PublishToPubSub", PubsubIO.writeMessages().to(options.getOutputTopic()));
     }
     return pipeline;
+  }
+
+  /** Whether the options ask for a change stream: {@code --primaryKey} is set. */
+  public static boolean changeMode(DatagenOptions options) {
+    return options.getPrimaryKey() != null && !options.getPrimaryKey().isBlank();
+  }
+
+  /**
+   * Writes the change stream's expected state to {@code --expectedStateFile}, if set: the winners
+   * of the first {@code --maxEvents} messages. Assumes the options are valid.
+   */
+  static void writeExpectedState(
+      DatagenOptions options, GeneratorConfig config, ChangeStreamConfig change) {
+    String file = options.getExpectedStateFile();
+    if (file == null || file.isBlank()) {
+      return;
+    }
+    Path path = Path.of(file.trim());
+    ExpectedState state = new ChangeStream(config, change).expectedState(options.getMaxEvents());
+    try {
+      state.write(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot write --expectedStateFile=" + file + ": " + e.getMessage(), e);
+    }
+    LOG.info(
+        "Wrote the expected state of {} changes to {}: {} keys, {} with a row",
+        options.getMaxEvents(),
+        path.toAbsolutePath(),
+        state.entries().size(),
+        state.rows().size());
+  }
+
+  /**
+   * The problems of the change-stream options: with {@code --primaryKey}, those of the flags and of
+   * the run (bounded, one event per message, a sequence the sink has); without, any change-stream
+   * flag that is set. Returns the parsed configuration, or null.
+   */
+  private static ChangeStreamConfig changeProblems(DatagenOptions options, List<String> problems) {
+    if (!changeMode(options)) {
+      List<String> set = new ArrayList<>();
+      addIfSet(set, "--changeType", options.getChangeType() != null);
+      addIfSet(set, "--changeSequence", options.getChangeSequence() != null);
+      addIfSet(set, "--upsertValues", options.getUpsertValues() != null);
+      addIfSet(set, "--deleteValues", options.getDeleteValues() != null);
+      addIfSet(set, "--changeKeys", options.getChangeKeys() != ChangeStreamConfig.DEFAULT_KEYS);
+      addIfSet(
+          set,
+          "--changeUpdateRatio",
+          options.getChangeUpdateRatio() != ChangeStreamConfig.DEFAULT_UPDATE_RATIO);
+      addIfSet(set, "--changeDeleteRatio", options.getChangeDeleteRatio() != 0);
+      addIfSet(set, "--changeDuplicateRatio", options.getChangeDuplicateRatio() != 0);
+      addIfSet(set, "--changeReorderRatio", options.getChangeReorderRatio() != 0);
+      addIfSet(
+          set,
+          "--expectedStateFile",
+          options.getExpectedStateFile() != null && !options.getExpectedStateFile().isBlank());
+      if (!set.isEmpty()) {
+        problems.add(
+            String.join(", ", set)
+                + (set.size() == 1 ? " is" : " are")
+                + " for change streams, which --primaryKey turns on: set --primaryKey, or drop "
+                + (set.size() == 1 ? "it" : "them"));
+      }
+      return null;
+    }
+    if (options.getMaxEvents() <= 0) {
+      problems.add(
+          "--primaryKey makes a change stream, whose expected final state needs a bounded run:"
+              + " set --maxEvents to the number of messages");
+    }
+    if (options.getMaxRecordsPerBatch() != 1) {
+      problems.add(
+          "--maxRecordsPerBatch="
+              + options.getMaxRecordsPerBatch()
+              + " packs events into envelopes, whose attributes all their events share: a change"
+              + " stream publishes one change per message; use --maxRecordsPerBatch=1");
+    }
+    ChangeStreamConfig change = ChangeStreamConfig.fromOptions(options, problems);
+    if (change == null) {
+      return null;
+    }
+    boolean kafka = options.getSink() == DatagenOptions.Sink.KAFKA;
+    if (kafka && change.spec().sequence() instanceof SequenceSource.PublishTime) {
+      problems.add(
+          "--changeSequence=PUBLISH_TIME is Pub/Sub's publish time, and --sink=KAFKA publishes to"
+              + " Kafka: use KAFKA_OFFSET or field:NAME, or --sink=PUBSUB");
+    }
+    if (!kafka && change.spec().sequence() instanceof SequenceSource.KafkaOffset) {
+      problems.add(
+          "--changeSequence=KAFKA_OFFSET is a Kafka record's offset, and --sink="
+              + options.getSink()
+              + " publishes to Pub/Sub: use PUBLISH_TIME or field:NAME, or --sink=KAFKA");
+    }
+    return change;
+  }
+
+  private static void addIfSet(List<String> names, String flag, boolean set) {
+    if (set) {
+      names.add(flag);
+    }
   }
 
   /**
@@ -285,12 +399,16 @@ public final class DatagenPipeline {
     if (config != null && config.isMix()) {
       problems.addAll(structAttributeProblems(config.eventTypes().attribute()));
     }
+    ChangeStreamConfig change = changeProblems(options, problems);
     if (problems.isEmpty()) {
       // Building the generators checks the classes and the skewed paths; sampling the first
       // message of each type catches a batch that cannot fit Pub/Sub before any worker starts.
       try {
         MessageLimit limit = limit(options);
         EventMix mix = new EventMix(config);
+        if (change != null) {
+          problems.addAll(changeStreamProblems(mix, change, options.getMaxEvents()));
+        }
         for (int type = 0; type < mix.size(); type++) {
           long size = firstMessageSize(mix.generator(type), batch, limit.maxBytes());
           if (size > limit.maxBytes()) {
@@ -345,6 +463,28 @@ public final class DatagenPipeline {
               + " is not an attribute Pub/Sub accepts (it may not start with goog and has at most"
               + " 256 bytes): choose another name, for example "
               + EventTypes.DEFAULT_STRUCT_ATTRIBUTE);
+    }
+    return List.of();
+  }
+
+  /**
+   * Builds the change stream (which checks the flags against the structs) and walks its plan over
+   * the run's messages (which finds a sequence field too narrow for the run): cheap, no events are
+   * serialized.
+   */
+  private static List<String> changeStreamProblems(
+      EventMix mix, ChangeStreamConfig change, long messages) {
+    List<String> problems = ChangeStream.problems(mix, change);
+    if (!problems.isEmpty()) {
+      return problems;
+    }
+    ChangeStream stream = new ChangeStream(mix, change);
+    try {
+      for (long n = 0; n < messages; n++) {
+        stream.nextChange();
+      }
+    } catch (IllegalStateException e) {
+      return List.of(e.getMessage());
     }
     return List.of();
   }

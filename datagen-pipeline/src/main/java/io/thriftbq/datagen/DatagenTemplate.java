@@ -26,6 +26,8 @@ public final class DatagenTemplate {
   private static final String RATE = "Rate";
   private static final String VALUES = "Values";
   private static final String SKEW = "Skew";
+  private static final String CHANGES = "Change stream";
+  private static final String SHARE = "^(0(\\.[0-9]+)?|1(\\.0+)?)$";
   private static final String COUNT = "^[0-9]+$";
 
   public static final TemplateSpec SPEC =
@@ -87,7 +89,25 @@ public final class DatagenTemplate {
             TemplateParameter.of("skewCardinality", "Skewed values", SKEW, NUMBER)
                 .withRegex("^[1-9][0-9]*$"),
             TemplateParameter.of("skewExponent", "Skew exponent", SKEW, NUMBER)
-                .withRegex("^[0-9]+(\\.[0-9]+)?$")));
+                .withRegex("^[0-9]+(\\.[0-9]+)?$"),
+            TemplateParameter.of("primaryKey", "Primary key", CHANGES, TEXT),
+            TemplateParameter.of("changeType", "Change type source", CHANGES, TEXT),
+            TemplateParameter.of("upsertValues", "Upsert values", CHANGES, TEXT),
+            TemplateParameter.of("deleteValues", "Delete values", CHANGES, TEXT),
+            TemplateParameter.of("changeSequence", "Change sequence source", CHANGES, TEXT),
+            TemplateParameter.of("changeKeys", "Distinct keys per struct", CHANGES, NUMBER)
+                .withRegex("^[1-9][0-9]*$"),
+            TemplateParameter.of("changeUpdateRatio", "Share of updates", CHANGES, NUMBER)
+                .withRegex(SHARE),
+            TemplateParameter.of("changeDeleteRatio", "Share of deletes", CHANGES, NUMBER)
+                .withRegex(SHARE),
+            TemplateParameter.of("changeDuplicateRatio", "Share of duplicates", CHANGES, NUMBER)
+                .withRegex(SHARE),
+            TemplateParameter.of(
+                    "changeReorderRatio", "Share of out-of-order changes", CHANGES, NUMBER)
+                .withRegex(SHARE),
+            TemplateParameter.of(
+                "expectedStateFile", "Expected state file (launcher-local)", CHANGES, TEXT)));
     return List.copyOf(all);
   }
 }

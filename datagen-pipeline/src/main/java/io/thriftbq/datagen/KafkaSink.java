@@ -96,19 +96,33 @@ public final class KafkaSink extends PTransform<PCollection<PubsubMessage>, PDon
   }
 
   /**
-   * The record a message becomes: value = payload, key = the event id's UTF-8 bytes (or null),
-   * headers = the attributes (UTF-8), partition and timestamp left to the producer.
+   * An attribute that, when a message has it, is its record's key instead of the event id, and is
+   * not a header: a change stream keys its records by primary key, so that the changes of one key
+   * stay in one partition, in order (what {@code --changeSequence=KAFKA_OFFSET} needs).
+   */
+  public static final String RECORD_KEY_ATTRIBUTE = "thriftbq_record_key";
+
+  /**
+   * The record a message becomes: value = payload, key = the {@value #RECORD_KEY_ATTRIBUTE} or else
+   * the event id's UTF-8 bytes (or null), headers = the other attributes (UTF-8), partition and
+   * timestamp left to the producer.
    */
   static ProducerRecord<byte[], byte[]> toRecord(String topic, PubsubMessage message) {
     Map<String, String> attributes = message.getAttributeMap();
     byte[] key = null;
     List<Header> headers = new ArrayList<>();
     if (attributes != null) {
+      String recordKey = attributes.get(RECORD_KEY_ATTRIBUTE);
       String eventId = attributes.get(EventAttributes.EVENT_ID);
-      if (eventId != null) {
+      if (recordKey != null) {
+        key = recordKey.getBytes(StandardCharsets.UTF_8);
+      } else if (eventId != null) {
         key = eventId.getBytes(StandardCharsets.UTF_8);
       }
       for (Map.Entry<String, String> attribute : new TreeMap<>(attributes).entrySet()) {
+        if (attribute.getKey().equals(RECORD_KEY_ATTRIBUTE)) {
+          continue;
+        }
         headers.add(
             new RecordHeader(
                 attribute.getKey(), attribute.getValue().getBytes(StandardCharsets.UTF_8)));

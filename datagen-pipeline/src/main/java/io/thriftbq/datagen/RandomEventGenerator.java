@@ -76,6 +76,12 @@ public final class RandomEventGenerator {
   private final ByteBuffer scratchView;
   private final List<String> fieldPaths = new ArrayList<>();
 
+  /** The generator of {@link #struct} itself (inside the union when wrapped): overrides apply. */
+  private final StructGen top;
+
+  /** Values replacing top-level fields during one {@link #serialize(long, int[], Object[])}. */
+  private Object @Nullable [] topOverrides;
+
   /**
    * Builds a generator.
    *
@@ -117,7 +123,8 @@ public final class RandomEventGenerator {
 
     Set<String> skewed = new LinkedHashSet<>(config.fieldsWithSkew());
     Set<String> matched = new LinkedHashSet<>();
-    Gen member = compileStruct(struct, "", skewed, matched);
+    StructGen member = compileStruct(struct, "", skewed, matched);
+    this.top = member;
     this.root = wrapping == null ? member : wrapInUnion(wrapping, member);
     skewed.removeAll(matched);
     if (!skewed.isEmpty()) {
@@ -185,6 +192,46 @@ public final class RandomEventGenerator {
   }
 
   /**
+   * The index of the top-level field {@code name} of {@link #struct()} for {@link #serialize(long,
+   * int[], Object[])}, or -1 if the struct has no such field.
+   */
+  int topLevelSlot(String name) {
+    for (int i = 0; i < top.slots.length; i++) {
+      if (top.slots[i].field.name().equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The top-level field at {@code slot} (see {@link #topLevelSlot}). */
+  ThriftField topLevelField(int slot) {
+    return top.slots[slot].field;
+  }
+
+  /**
+   * Event number {@code sequence} with the top-level fields at {@code slots} set to {@code values}
+   * (set even when optional, the rest of the event unchanged: the replaced fields still draw their
+   * random numbers). A value is what the field's type holds: Boolean, Byte, Short, Integer (also an
+   * enum's value), Long or String. Not for a struct that is itself a union.
+   */
+  byte[] serialize(long sequence, int[] slots, Object[] values) {
+    if (top.target.isUnion()) {
+      throw new IllegalStateException(struct.qualifiedName() + " is a union: no field to replace");
+    }
+    Object[] overrides = new Object[top.slots.length];
+    for (int i = 0; i < slots.length; i++) {
+      overrides[slots[i]] = values[i];
+    }
+    topOverrides = overrides;
+    try {
+      return serialize(sequence);
+    } finally {
+      topOverrides = null;
+    }
+  }
+
+  /**
    * The buffer {@link #serializeToBuffer(long)} wrote to. Call it after {@code serializeToBuffer}:
    * the buffer is replaced when an event does not fit.
    */
@@ -226,7 +273,7 @@ public final class RandomEventGenerator {
     return new UnionMemberGen(wrapping.union(), new TStruct(wrapping.union().name()), slot);
   }
 
-  private Gen compileStruct(
+  private StructGen compileStruct(
       ThriftStruct target, String path, Set<String> skewed, Set<String> matched) {
     List<ThriftField> fields = new ArrayList<>(target.fields());
     // Generated code writes fields in id order; following it keeps serialize(n) byte-identical to
@@ -412,6 +459,24 @@ public final class RandomEventGenerator {
       out.writeStructBegin(descriptor);
       if (target.isUnion()) {
         writeField(out, slots[r.nextInt(slots.length)], r);
+      } else if (this == top && topOverrides != null) {
+        Object[] overrides = topOverrides;
+        for (int i = 0; i < slots.length; i++) {
+          FieldSlot slot = slots[i];
+          boolean present = present(slot, r);
+          if (overrides[i] == null) {
+            if (present) {
+              writeField(out, slot, r);
+            }
+            continue;
+          }
+          if (present) {
+            slot.gen.build(r); // the draws the field would have made, so the rest is unchanged
+          }
+          out.writeFieldBegin(slot.descriptor);
+          slot.gen.writeValue(out, overrides[i]);
+          out.writeFieldEnd();
+        }
       } else {
         for (FieldSlot slot : slots) {
           if (present(slot, r)) {

@@ -86,6 +86,26 @@ public class KafkaSinkTest {
   }
 
   @Test
+  public void aChangeStreamsRecordKeyReplacesTheEventIdAndIsNoHeader() {
+    ProducerRecord<byte[], byte[]> record =
+        KafkaSink.toRecord(
+            TOPIC,
+            new PubsubMessage(
+                new byte[] {1},
+                Map.of(
+                    EventAttributes.EVENT_ID,
+                    "12",
+                    KafkaSink.RECORD_KEY_ATTRIBUTE,
+                    "Order/key-7",
+                    "op",
+                    "DELETE")));
+    assertArrayEquals("Order/key-7".getBytes(StandardCharsets.UTF_8), record.key());
+    assertNull(record.headers().lastHeader(KafkaSink.RECORD_KEY_ATTRIBUTE));
+    assertNotNull(record.headers().lastHeader(EventAttributes.EVENT_ID));
+    assertNotNull(record.headers().lastHeader("op"));
+  }
+
+  @Test
   public void kafkaRecordsCarryExactlyThePubSubMessagesPlain() {
     assertKafkaMatchesPubSub(
         new GenerateMessages(

@@ -24,7 +24,8 @@ public class PackageLayersTest {
   /**
    * thrift-common's packages (and its generated sample event): all the generator may use of ours.
    */
-  static final List<String> SHARED = List.of("codec", "schema", "template", "kafka", "sample");
+  static final List<String> SHARED =
+      List.of("change", "codec", "schema", "template", "kafka", "sample");
 
   private static final Pattern OURS = Pattern.compile("\\bio\\.thriftbq\\.([a-z]+)\\b");
 
