@@ -38,6 +38,7 @@ public final class LocalRunConfig implements Cloneable {
   String idlIncludePath;
   String struct;
   String idField;
+  ChangeMix changes;
   String structs;
   String union;
   String structAttribute;
@@ -291,6 +292,16 @@ public final class LocalRunConfig implements Cloneable {
 
   public String idField() {
     return idField;
+  }
+
+  /** {@code --changes}: publish a change stream and check the final state; null without it. */
+  public ChangeMix changes() {
+    return changes;
+  }
+
+  public LocalRunConfig changes(ChangeMix value) {
+    changes = value;
+    return this;
   }
 
   public LocalRunConfig reportFile(Path value) {

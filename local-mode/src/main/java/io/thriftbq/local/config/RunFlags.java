@@ -41,6 +41,12 @@ final class RunFlags {
         "                          also checks that the table holds exactly the generated values",
         "                          (default: none; events are always matched by the event_id",
         "                          attribute the publisher sets)",
+        "  --changes LIST          change mode (step 9, or --ingest-arg=--primaryKey=...):",
+        "                          publish a change stream, keys=N,updates=R,deletes=R,",
+        "                          duplicates=R,reorder=R, and check the table's final state",
+        "                          against the expected one (keys present, wrong, stale, deleted",
+        "                          rows back); deletes take --ingest-arg=--changeType=attribute:NAME,",
+        "                          reorder a sequence field (--ingest-arg=--changeSequence=field:F)",
         "  --step N                tuning step "
             + TuningStep.range()
             + " (default 8); see docs/LOCAL.md for the table",
@@ -243,6 +249,9 @@ final class RunFlags {
         case "--checkpoint-ms":
           config.engine = config.engine.withCheckpointMillis(Long.parseLong(value));
           break;
+        case "--changes":
+          config.changes = ChangeMix.parse(value);
+          break;
         case "--ingest-arg":
           if (!value.startsWith("--")) {
             throw new IllegalArgumentException(
@@ -328,6 +337,19 @@ final class RunFlags {
           "--profile splits the pipeline's CPU, which --generator-pipeline mixes with the"
               + " generator's (both run in this JVM): drop one of them"
               + (config.compareSteps ? " (or add --no-profile)" : ""));
+    }
+    if (config.changes != null && config.generatorPipeline) {
+      throw new IllegalArgumentException(
+          "--changes publishes a change stream from this JVM, in order: drop --generator-pipeline");
+    }
+    if (config.changes != null && config.recordsPerMessage != 1) {
+      throw new IllegalArgumentException(
+          "--changes sends one change per message: drop --records-per-message");
+    }
+    if (config.changes != null && config.compareSteps) {
+      throw new IllegalArgumentException(
+          "--changes checks one change-mode run (--step 9, or --ingest-arg=--primaryKey=...);"
+              + " it does not go with --compare-steps");
     }
     if (config.idField != null
         && !config.idField.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*")) {

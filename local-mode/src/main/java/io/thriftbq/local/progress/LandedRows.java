@@ -10,4 +10,10 @@ public interface LandedRows {
 
   /** Distinct {@code event_id} attribute values among the rows. */
   long distinctEventIds() throws IOException;
+
+  /**
+   * The sum of the rows' {@code event_id} values (numbers): with the row count, it tells a change
+   * stream's final state (each key's winning message) from an earlier one.
+   */
+  long eventIdSum() throws IOException;
 }

@@ -18,6 +18,8 @@ public final class ProgressFollower {
   private final EmulatorStack stack;
   private final LandedRows landed;
   private final PrintStream out;
+  private long expectedRows = -1;
+  private long expectedIdSum = -1;
 
   public ProgressFollower(
       LocalRunConfig config, EmulatorStack stack, LandedRows landed, PrintStream out) {
@@ -28,6 +30,17 @@ public final class ProgressFollower {
   }
 
   /** Follows until done; {@code startNanos} is when the ingestion pipeline was started. */
+  /**
+   * Follows a change stream's run: it is over once the tables hold the expected final state, {@code
+   * rows} rows whose {@code event_id}s (each key's winning message) add up to {@code idSum}, not
+   * one row per event.
+   */
+  public ProgressFollower expectingFinalState(long rows, long idSum) {
+    expectedRows = rows;
+    expectedIdSum = idSum;
+    return this;
+  }
+
   public Progress follow(PipelineResult ingestion, Publishing publishing, long startNanos)
       throws Exception {
     return follow(ingestion, publishing, startNanos, elapsedMillis -> {});
@@ -85,10 +98,12 @@ public final class ProgressFollower {
         problems.add("The ingestion pipeline stopped early in state " + state);
         break;
       }
+      long rowsWanted = expectedRows < 0 ? config.events() : expectedRows;
       if (publishing.allDone()
-          && sample.rows() >= config.events()
+          && sample.rows() >= rowsWanted
           && sample.deadLetters() >= publishing.malformedCount()
-          && landed.distinctEventIds() >= config.events()) {
+          && landed.distinctEventIds() >= rowsWanted
+          && (expectedIdSum < 0 || landed.eventIdSum() == expectedIdSum)) {
         accountedAtMillis = elapsed;
         break;
       }

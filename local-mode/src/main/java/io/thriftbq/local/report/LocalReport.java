@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.profile.ComponentTable;
+import io.thriftbq.local.result.ChangeStateCheck;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.IdFieldCheck;
@@ -82,6 +83,10 @@ public final class LocalReport {
 
   public final List<String> problems = new ArrayList<>();
   public final List<String> warnings = new ArrayList<>();
+
+  /** With {@code --changes}: the table's final state against the expected one; else null. */
+  public ChangeStateCheck changeState;
+
   public long[] latencySamples = new long[0];
 
   /** Latencies of events created after the warm-up ({@link LocalRun#WARMUP_MILLIS}). */
@@ -101,6 +106,7 @@ public final class LocalReport {
     report.latencySamples = result.latencySamples();
     report.steadyLatencySamples = result.steadyLatencySamples();
     report.problems.addAll(result.problems());
+    report.changeState = result.changeState();
 
     Set<Long> seen = new HashSet<>();
     for (EventTableContents table : result.eventTables()) {
@@ -140,7 +146,9 @@ public final class LocalReport {
         }
       }
     }
-    for (long id = 0; id < config.events(); id++) {
+    // A change stream's later changes replace or delete earlier rows: its check is the final
+    // state's, not one row per event.
+    for (long id = 0; report.changeState == null && id < config.events(); id++) {
       if (!seen.contains(id) && !report.validEventsDeadLettered.containsKey(id)) {
         report.missingIds.add(id);
       }
@@ -191,8 +199,26 @@ public final class LocalReport {
       if (exactlyOnce) {
         problems.add(text + " by an exactly-once step");
       } else {
-        warnings.add(text + "; allowed for at-least-once writes");
+        warnings.add(
+            text
+                + "; allowed for at-least-once writes (change mode, step 9, would keep one row per"
+                + " key: --primaryKey)");
       }
+    }
+    if (changeState != null && !changeState.matches()) {
+      problems.add(
+          "the table is not the expected final state: "
+              + changeState.missing()
+              + " live key(s) missing, "
+              + changeState.wrong()
+              + " wrong, "
+              + changeState.stale()
+              + " stale, "
+              + changeState.deletedBack()
+              + " deleted key(s) back, "
+              + changeState.extraRows()
+              + " extra row(s); e.g. "
+              + changeState.examples());
     }
     if (tables != null && !tables.misplaced().isEmpty()) {
       problems.add(
@@ -291,6 +317,22 @@ public final class LocalReport {
           String.format(
               "Id field values   %d missing, %d unexpected%n",
               idFieldMissing.size(), idFieldUnexpected.size()));
+    }
+    if (changeState != null) {
+      s.append(
+          String.format(
+              "Final state       %s: %d keys (%d live, %d deleted); %d present, %d missing,"
+                  + " %d wrong, %d stale, %d deleted back, %d extra rows%n",
+              changeState.matches() ? "as expected" : "NOT as expected",
+              changeState.keysExpected(),
+              changeState.liveExpected(),
+              changeState.deletedExpected(),
+              changeState.present(),
+              changeState.missing(),
+              changeState.wrong(),
+              changeState.stale(),
+              changeState.deletedBack(),
+              changeState.extraRows()));
     }
     s.append(
         String.format(

@@ -36,6 +36,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param latencyByTable hand-off latencies per event table (all samples)
  * @param steadyLatencyByTable the same, for events created after the warm-up
  * @param cpuByComponent the pipeline's CPU by component ({@code --profile}); else null
+ * @param changeState with {@code --changes}, the table's final state against the expected one; else
+ *     null
  */
 public record RunResult(
     LocalRunConfig config,
@@ -63,7 +65,8 @@ public record RunResult(
     @Nullable TypeMix typeMix,
     Map<String, long[]> latencyByTable,
     Map<String, long[]> steadyLatencyByTable,
-    @Nullable PipelineProfile cpuByComponent) {
+    @Nullable PipelineProfile cpuByComponent,
+    @Nullable ChangeStateCheck changeState) {
 
   /** Events created this soon after the pipeline was started wait for the engine to start. */
   public static final long WARMUP_MILLIS = 10_000;

@@ -9,11 +9,13 @@ import io.thriftbq.local.progress.Publishing;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
 import io.thriftbq.local.source.PacedPublisher;
+import io.thriftbq.local.source.SourceMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.apache.beam.sdk.PipelineResult;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -37,6 +39,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
       EventSource source,
       List<String> generatorArgs,
       EventMix generator,
+      @Nullable LongFunction<SourceMessage> changeStream,
       List<MalformedMessages.Malformed> malformed) {
     this.malformedCount = malformed.size();
     if (config.generatorPipeline()) {
@@ -48,8 +51,10 @@ final class EventPublishing implements Publishing, AutoCloseable {
       eventsPublished = () -> PipelineMetrics.generatorPublished(pipeline);
     } else {
       PacedPublisher publisher =
-          new PacedPublisher(
-              source, generator, config.events(), config.rate(), config.recordsPerMessage());
+          changeStream != null
+              ? new PacedPublisher(source, changeStream, config.events(), config.rate())
+              : new PacedPublisher(
+                  source, generator, config.events(), config.rate(), config.recordsPerMessage());
       generatorPipeline = null;
       pacedPublisher = publisher;
       eventsDone = publisher.runAsync().thenApply(done -> PipelineResult.State.DONE);
@@ -68,8 +73,9 @@ final class EventPublishing implements Publishing, AutoCloseable {
       EventSource source,
       List<String> generatorArgs,
       EventMix generator,
+      @Nullable LongFunction<SourceMessage> changeStream,
       List<MalformedMessages.Malformed> malformed) {
-    return new EventPublishing(config, source, generatorArgs, generator, malformed);
+    return new EventPublishing(config, source, generatorArgs, generator, changeStream, malformed);
   }
 
   long eventsPublished() {

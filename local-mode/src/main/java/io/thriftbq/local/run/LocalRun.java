@@ -1,6 +1,8 @@
 package io.thriftbq.local.run;
 
+import io.thriftbq.datagen.ChangeStream;
 import io.thriftbq.datagen.EventMix;
+import io.thriftbq.datagen.ExpectedState;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.IngestionOptions;
@@ -17,6 +19,7 @@ import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressFollower;
 import io.thriftbq.local.progress.RunCosts;
 import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.result.ChangeStateCheck;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.IdFieldCheck;
@@ -85,11 +88,25 @@ public final class LocalRun {
 
   private RunResult observe(EventSource source) throws Exception {
     List<String> genArgs = GeneratorArgs.of(config, source.generatorArgs());
+    // --changes: a change stream over the same events, with the pipeline's key, change type and
+    // sequence flags, and its expected final state (computed before anything starts, so a flag
+    // the generator refuses fails the run at once).
+    List<String> changeArgs = List.of();
+    ChangeStream changeStream = null;
+    ExpectedState expectedState = null;
+    if (config.changes() != null) {
+      changeArgs = new ArrayList<>(GeneratorArgs.of(config, List.of()));
+      changeArgs.addAll(ChangeRun.generatorFlags(config));
+      changeStream = ChangeRun.stream(changeArgs);
+      expectedState = ChangeRun.stream(changeArgs).expectedState(config.events());
+    }
     // The events do not depend on where they are published: the paced publisher needs none of the
     // generator pipeline's destination flags.
     EventMix mix = GeneratorArgs.mixFor(GeneratorArgs.of(config, List.of()));
     RunTables tables = RunTables.forTypes(config.tableName(), mix.eventTypes());
-    if (config.step().connectionPool() || config.manyTypes()) {
+    // In change mode launch creates every table with its primary key (a table made here would
+    // have none, which launch refuses).
+    if ((config.step().connectionPool() || config.manyTypes()) && !ChangeRun.changeMode(config)) {
       // The pooled writer needs its tables to exist; with many types every table is made up
       // front, so a run never waits on the pipeline's own creation of one per struct.
       List<String> tableArgs = new ArrayList<>(config.ingestionStructArgs());
@@ -119,15 +136,26 @@ public final class LocalRun {
       long startEpochMillis = System.currentTimeMillis();
       PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
       try (EventPublishing publishing =
-          EventPublishing.start(config, source, genArgs, mix, malformed)) {
-        Progress progress =
+          EventPublishing.start(
+              config,
+              source,
+              genArgs,
+              mix,
+              changeStream == null ? null : ChangeRun.messages(changeStream),
+              malformed)) {
+        ProgressFollower follower =
             new ProgressFollower(
-                    config, stack, new TableQueries(stack, tables, source.attributesColumn()), out)
-                .follow(
-                    ingestion,
-                    publishing,
-                    startNanos,
-                    profiler == null ? elapsedMillis -> {} : profiler::mark);
+                config, stack, new TableQueries(stack, tables, source.attributesColumn()), out);
+        if (expectedState != null) {
+          long[] target = ChangeRun.finalStateTarget(expectedState, ChangeRun.stream(changeArgs));
+          follower.expectingFinalState(target[0], target[1]);
+        }
+        Progress progress =
+            follower.follow(
+                ingestion,
+                publishing,
+                startNanos,
+                profiler == null ? elapsedMillis -> {} : profiler::mark);
         List<String> problems = new ArrayList<>(progress.problems());
         PipelineProfile cpuByComponent = cpuByComponent(profiler, progress);
         problems.addAll(publishing.problems());
@@ -153,6 +181,16 @@ public final class LocalRun {
               audit.idField(
                   config.idField(), tables.eventTables(), config.events(), deadLettered, idOf);
         }
+        ChangeStateCheck changeState =
+            expectedState == null
+                ? null
+                : ChangeRun.check(
+                    stack.bigquery(),
+                    tables,
+                    source.attributesColumn(),
+                    expectedState,
+                    ChangeRun.stream(changeArgs),
+                    publishing.eventsPublished());
         long publisherMillis = publishing.publisherMillis();
         return new RunResult(
             config,
@@ -180,7 +218,8 @@ public final class LocalRun {
             typeMix,
             latencyByTable(tables, 0),
             latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS),
-            cpuByComponent);
+            cpuByComponent,
+            changeState);
       } finally {
         PipelineControl.cancelQuietly(ingestion);
       }

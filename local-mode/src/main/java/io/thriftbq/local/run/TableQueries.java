@@ -61,6 +61,23 @@ public final class TableQueries implements LandedRows {
   }
 
   @Override
+  public long eventIdSum() throws IOException {
+    long total = 0;
+    for (String table : tables.eventTables()) {
+      total +=
+          stack
+              .bigquery()
+              .queryLong(
+                  "SELECT COALESCE(SUM(CAST(a.value AS INT64)), 0) FROM "
+                      + qualified(table)
+                      + " AS t, UNNEST(t."
+                      + attributesColumn
+                      + ") AS a WHERE a.key = 'event_id'");
+    }
+    return total;
+  }
+
+  @Override
   public long distinctEventIds() throws IOException {
     long total = 0;
     for (String table : tables.eventTables()) {

@@ -146,7 +146,10 @@ public final class KafkaSource implements EventSource {
     }
   }
 
-  /** {@code message} as a record: attributes as headers, {@code event_id} (if any) as the key. */
+  /**
+   * {@code message} as a record: attributes as headers; its record key, else {@code event_id} (if
+   * any), as the key.
+   */
   static ProducerRecord<byte[], byte[]> record(String topic, SourceMessage message) {
     List<Header> headers = new ArrayList<>(message.attributes().size());
     message
@@ -154,8 +157,11 @@ public final class KafkaSource implements EventSource {
         .forEach(
             (name, value) ->
                 headers.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8))));
-    String eventId = message.attributes().get(EventAttributes.EVENT_ID);
-    byte[] key = eventId == null ? null : eventId.getBytes(StandardCharsets.UTF_8);
+    String recordKey =
+        message.recordKey() != null
+            ? message.recordKey()
+            : message.attributes().get(EventAttributes.EVENT_ID);
+    byte[] key = recordKey == null ? null : recordKey.getBytes(StandardCharsets.UTF_8);
     return new ProducerRecord<>(topic, null, null, key, message.data(), headers);
   }
 

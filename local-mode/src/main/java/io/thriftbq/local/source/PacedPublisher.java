@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Publishes the generator's events at a steady rate from this JVM, using the generator's
@@ -31,6 +33,7 @@ public final class PacedPublisher {
 
   private final EventSource source;
   private final EventMix mix;
+  private final @Nullable LongFunction<SourceMessage> messages;
   private final long events;
   private final long ratePerSec;
   private final int recordsPerMessage;
@@ -55,8 +58,28 @@ public final class PacedPublisher {
    */
   public PacedPublisher(
       EventSource source, EventMix mix, long events, long ratePerSec, int recordsPerMessage) {
+    this(source, mix, null, events, ratePerSec, recordsPerMessage);
+  }
+
+  /**
+   * Publishes message {@code n} of {@code messages} for n = 0, 1, ... in order (a change stream),
+   * one event per message, stamped with its creation time.
+   */
+  public PacedPublisher(
+      EventSource source, LongFunction<SourceMessage> messages, long events, long ratePerSec) {
+    this(source, null, messages, events, ratePerSec, 1);
+  }
+
+  private PacedPublisher(
+      EventSource source,
+      @Nullable EventMix mix,
+      @Nullable LongFunction<SourceMessage> messages,
+      long events,
+      long ratePerSec,
+      int recordsPerMessage) {
     this.source = source;
     this.mix = mix;
+    this.messages = messages;
     this.events = events;
     this.ratePerSec = ratePerSec;
     this.recordsPerMessage = recordsPerMessage;
@@ -134,6 +157,12 @@ public final class PacedPublisher {
 
   private SourceMessage message(long first, int count) {
     long createdAtMs = System.currentTimeMillis();
+    if (messages != null) {
+      SourceMessage message = messages.apply(first);
+      Map<String, String> stamped = new HashMap<>(message.attributes());
+      stamped.put(EventAttributes.EVENT_TIME_MS, Long.toString(createdAtMs));
+      return new SourceMessage(message.data(), stamped, message.recordKey());
+    }
     Map<String, String> attributes = new HashMap<>();
     int type = mix.chooseType(first / recordsPerMessage);
     RandomEventGenerator generator = mix.generator(type);
