@@ -23,7 +23,7 @@ ALL_SCRIPTS=(
 }
 
 @test "the dry run of every numbered script prints the exact commands and calls nothing" {
-  for n in 1 2 3 4 5 6 7 8; do
+  for n in 1 2 3 4 5 6 7 8 9; do
     run "$SCRIPTS/$n"-*.sh --project stub-project --dry-run
     assert_success
     assert_line --partial "terraform -chdir=$(cd "$SCRIPTS/.." && pwd)/terraform apply -input=false -var=project_id=stub-project"
@@ -141,7 +141,7 @@ ALL_SCRIPTS=(
   assert_output --partial "unexpected argument 'stray'"
   run "$SCRIPTS/flex-template-run.sh" --project stub-project --step 99
   assert_failure 2
-  assert_output --partial "--step must be one of 1 2 3 4 5 6 7 8, got '99'"
+  assert_output --partial "--step must be one of 1 2 3 4 5 6 7 8 9, got '99'"
   run "$SCRIPTS/flex-template-run.sh" --project stub-project
   assert_failure 2
   assert_output --partial "--step is required"

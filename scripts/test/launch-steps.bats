@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The eight numbered launch scripts: each launches its step with exactly the SPEC table settings
+# The nine numbered launch scripts: each launches its step with exactly the SPEC table settings
 # (steps 1-7) or the project's own step 8.
 
 load test_helper
@@ -20,6 +20,7 @@ expected_step_flags() {
     6) printf '%s\n' --bigQueryWriteMethod=STORAGE_WRITE_API --formatToStore=AVRO_GENERIC_RECORD --storageWriteApiTriggeringFrequencySec=1 --enableBigQueryAutoshard=true ;;
     7) printf '%s\n' --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=AVRO_GENERIC_RECORD --useStorageApiConnectionPool=true ;;
     8) printf '%s\n' --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=PROTO_MESSAGE --useStorageApiConnectionPool=true ;;
+    9) printf '%s\n' --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE --formatToStore=PROTO_MESSAGE --primaryKey=event_id --dataflowServiceOptions=streaming_mode_at_least_once ;;
   esac | sort
 }
 
@@ -46,10 +47,10 @@ assert_step() {
   assert_output --partial "https://console.cloud.google.com/dataflow/jobs/us-central1/2026-01-01_00_00_00-thriftbq-datagen-step$n?project=stub-project"
 }
 
-@test "there are exactly eight numbered scripts, one per step" {
+@test "there are exactly nine numbered scripts, one per step" {
   run bash -c "ls '$SCRIPTS'/[0-9]-*.sh | wc -l"
-  assert_output 8
-  for n in 1 2 3 4 5 6 7 8; do script_of "$n" >/dev/null; done
+  assert_output 9
+  for n in 1 2 3 4 5 6 7 8 9; do script_of "$n" >/dev/null; done
 }
 
 @test "step 1 launches STREAMING_INSERTS/TABLE_ROW with the default 50 keys" { assert_step 1; }
@@ -60,6 +61,7 @@ assert_step() {
 @test "step 6 launches STORAGE_WRITE_API/AVRO_GENERIC_RECORD, 1 s" { assert_step 6; }
 @test "step 7 launches STORAGE_API_AT_LEAST_ONCE/AVRO_GENERIC_RECORD with the connection pool" { assert_step 7; }
 @test "step 8 launches STORAGE_API_AT_LEAST_ONCE/PROTO_MESSAGE with the connection pool" { assert_step 8; }
+@test "step 9 launches STORAGE_API_AT_LEAST_ONCE/PROTO_MESSAGE with upserts by event_id, at-least-once mode" { assert_step 9; }
 
 @test "an ingestion flag given to a step replaces the step's own (e.g. another format)" {
   launch 6 --formatToStore=PROTO_MESSAGE --keepUnknownFields=true

@@ -41,5 +41,5 @@ java_call_for() {
 
 # step_flags: keep only the flags a tuning step may set.
 step_flags() {
-  grep -E '^--(bigQueryWriteMethod|formatToStore|numStreamingKeys|storageWriteApiTriggeringFrequencySec|numStorageWriteApiStreams|enableBigQueryAutoshard|useStorageApiConnectionPool)=' | sort
+  grep -E '^--(bigQueryWriteMethod|formatToStore|numStreamingKeys|storageWriteApiTriggeringFrequencySec|numStorageWriteApiStreams|enableBigQueryAutoshard|useStorageApiConnectionPool|primaryKey|changeType|changeSequence|dataflowServiceOptions)=' | sort
 }

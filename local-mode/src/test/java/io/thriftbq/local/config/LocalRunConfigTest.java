@@ -161,8 +161,8 @@ public class LocalRunConfigTest {
   @Test
   public void rejectsBadInputWithAMessage() {
     assertThat(
-        assertThrows(IllegalArgumentException.class, () -> parse("--step", "9")).getMessage(),
-        containsString("1..8"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--step", "10")).getMessage(),
+        containsString("1..9"));
     assertThrows(IllegalArgumentException.class, () -> parse("--events", "0"));
     assertThrows(IllegalArgumentException.class, () -> parse("--events", "many"));
     assertThrows(IllegalArgumentException.class, () -> parse("--bad-ratio", "2"));
@@ -222,7 +222,7 @@ public class LocalRunConfigTest {
         containsString("--steps"));
     assertThrows(IllegalArgumentException.class, () -> parse("--steps", "1,2"));
     assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,1"));
-    assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,9"));
+    assertThrows(IllegalArgumentException.class, () -> parse("--compare-steps", "--steps", "1,10"));
   }
 
   private static LocalRunConfig parse(String... args) {
@@ -238,7 +238,7 @@ public class LocalRunConfigTest {
     assertEquals(0, LocalRunner.run(new String[] {"--help"}, o, e));
     assertThat(out.toString(StandardCharsets.UTF_8), containsString("--bad-ratio"));
     assertEquals(2, LocalRunner.run(new String[] {"--step", "0"}, o, e));
-    assertThat(err.toString(StandardCharsets.UTF_8), containsString("--step must be 1..8"));
+    assertThat(err.toString(StandardCharsets.UTF_8), containsString("--step must be 1..9"));
   }
 
   @Test

@@ -66,7 +66,7 @@ public class TuningStepTest {
   @Test
   public void rejectsUnknownSteps() {
     assertThrows(IllegalArgumentException.class, () -> TuningStep.of(0));
-    assertThrows(IllegalArgumentException.class, () -> TuningStep.of(9));
+    assertThrows(IllegalArgumentException.class, () -> TuningStep.of(TuningStep.all().size() + 1));
   }
 
   /** Builds (does not run) the ingestion pipeline with every step's local flags. */
