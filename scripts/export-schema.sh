@@ -3,6 +3,9 @@
 # (terraform/schemas/event_table.json and dead_letter_table.json by default); for several event
 # types (--structs, --union) one file per struct (terraform/schemas/<table name>.json) and the
 # Terraform map event_tables that creates their tables (terraform/schemas/event_tables.tfvars.json).
+# Change mode (--primary-key, --max-staleness, or --primaryKey/--maxStaleness after --): the
+# tables' key and max_staleness too, checked as the launch checks them (event_tables entries, or
+# terraform/schemas/event_table.tfvars.json for the single table).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/common.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib/common.sh"
@@ -42,6 +45,15 @@ Options:
                         Java (and proto) package of that message (default: the struct's
                         Java package or IDL namespace + .proto).
   --proto-dir DIR       Where to write the .proto (default: the current directory).
+  --primary-key COLS    Change mode: the job's --primaryKey (col[,col], or Struct=col;Struct2=col).
+                        Checked against the schema as the launch checks it, and written where
+                        Terraform reads it: each event_tables entry's primary_key, or, for one
+                        struct, event_table.tfvars.json (event_table_schema_file,
+                        event_table_primary_key, event_table_max_staleness) in --output-dir.
+                        The other change flags (--changeType, --changeSequence, ...) are checked
+                        too when given after --, as the job gives them.
+  --max-staleness DUR   Change mode: the job's --maxStaleness (ISO-8601, PT15M), written as
+                        BigQuery's INTERVAL literal (0-0 0 0:15:0).
   --skip-build          Use the existing bundled jar.
   --dry-run             Print every command; call nothing.
   -h, --help            Show this help.
@@ -61,6 +73,8 @@ PROTO_MESSAGE=""
 PROTO_PACKAGE=""
 PROTO_DIR="$PWD"
 SKIP_BUILD=0
+PRIMARY_KEY=""
+MAX_STALENESS=""
 EXTRA=()
 
 while [[ $# -gt 0 ]]; do
@@ -74,12 +88,12 @@ while [[ $# -gt 0 ]]; do
     --include-metadata) INCLUDE_METADATA=1 ;;
     --keep-unknown-fields) KEEP_UNKNOWN=1 ;;
     --thrift-class=* | --output-dir=* | --proto-message=* | --proto-java-package=* | --proto-dir=* | \
-      --idl=* | --struct=* | --idl-include=* | --structs=* | --union=*)
+      --idl=* | --struct=* | --idl-include=* | --structs=* | --union=* | --primary-key=* | --max-staleness=*)
       set -- "${1%%=*}" "${1#*=}" "${@:2}"
       continue
       ;;
     --thrift-class | --output-dir | --proto-message | --proto-java-package | --proto-dir | \
-      --idl | --struct | --idl-include | --structs | --union)
+      --idl | --struct | --idl-include | --structs | --union | --primary-key | --max-staleness)
       need_value "$@"
       case "$1" in
         --thrift-class) THRIFT_CLASS="$2" ;;
@@ -92,6 +106,8 @@ while [[ $# -gt 0 ]]; do
         --proto-message) PROTO_MESSAGE="$2" ;;
         --proto-java-package) PROTO_PACKAGE="$2" ;;
         --proto-dir) PROTO_DIR="$2" ;;
+        --primary-key) PRIMARY_KEY="$2" ;;
+        --max-staleness) MAX_STALENESS="$2" ;;
       esac
       shift
       ;;
@@ -153,6 +169,15 @@ fi
 if ((KEEP_UNKNOWN)); then
   metadata+=(--keepUnknownFields=true)
 fi
+# Change mode: the flags go to the exporter, which checks them as the launch does; the exporter
+# flags after -- may give them too (and the other change flags).
+change=()
+[[ -z "$PRIMARY_KEY" ]] || change+=(--primaryKey="$PRIMARY_KEY")
+[[ -z "$MAX_STALENESS" ]] || change+=(--maxStaleness="$MAX_STALENESS")
+change_mode=0
+for arg in "${change[@]}" "${EXTRA[@]}"; do
+  [[ "$arg" == --primaryKey=* || "$arg" == --primaryKey ]] && change_mode=1
+done
 if many_types; then
   # One file per struct, named by its table name, and the map Terraform creates the tables from
   # (paths relative to terraform/ when the files are under it).
@@ -160,7 +185,7 @@ if many_types; then
   run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
     "${struct_flags[@]}" "${metadata[@]}" \
     --output="$OUTPUT_DIR/{struct}.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
-    --terraformVarsOutput="$tf_vars_file" --terraformDir="$(cd "$TF_DIR" && pwd)" "${EXTRA[@]}"
+    --terraformVarsOutput="$tf_vars_file" --terraformDir="$(cd "$TF_DIR" && pwd)" "${change[@]}" "${EXTRA[@]}"
   log "Wrote one schema per struct in $OUTPUT_DIR (<table name>.json), dead_letter_table.json and"
   log "$tf_vars_file. Create the tables with:"
   log "  terraform -chdir=$TF_DIR apply -var-file=$tf_vars_file -var=project_id=..."
@@ -170,11 +195,26 @@ if many_types; then
   fi
   exit 0
 fi
+# One table in change mode: its key and staleness go to Terraform's root variables
+# (event_table_schema_file, event_table_primary_key, event_table_max_staleness).
+key_vars=()
+tf_vars_file="$OUTPUT_DIR/event_table.tfvars.json"
+if ((change_mode)); then
+  key_vars=(--terraformVarsOutput="$tf_vars_file" --terraformDir="$(cd "$TF_DIR" && pwd)")
+fi
 run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
   "${struct_flags[@]}" "${metadata[@]}" \
   --output="$OUTPUT_DIR/event_table.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
-  "${proto[@]}" "${EXTRA[@]}"
+  "${proto[@]}" "${key_vars[@]}" "${change[@]}" "${EXTRA[@]}"
 log "Wrote $OUTPUT_DIR/event_table.json and $OUTPUT_DIR/dead_letter_table.json."
+if ((change_mode)); then
+  log "Wrote $tf_vars_file (the table's primary key and max_staleness). Create the table with:"
+  log "  terraform -chdir=$TF_DIR apply -var-file=$tf_vars_file -var=project_id=..."
+  log "and launch with the same --primaryKey (and --maxStaleness): the launch refuses a table whose key differs."
+  if ! ((DRY_RUN)); then
+    cat "$tf_vars_file"
+  fi
+fi
 if ! ((DRY_RUN)); then
   log "The event table's schema:"
   cat "$OUTPUT_DIR/event_table.json"

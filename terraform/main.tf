@@ -28,7 +28,8 @@ locals {
 
   # Many event types: one table per struct, named events_<struct table name> unless table_id says
   # otherwise, so that the launch's --outputTable=PROJECT:DATASET.events_{struct} finds it.
-  # Partitioning and clustering default to the single event table's settings.
+  # Partitioning, clustering and the change-mode key and staleness default to the single event
+  # table's settings.
   event_table_prefix = "events_"
   struct_tables = {
     for key, t in var.event_tables : key => {
@@ -37,6 +38,8 @@ locals {
       partition_type    = t.partition_type != null ? t.partition_type : var.event_table_partition_type
       partition_field   = t.partition_field != null ? t.partition_field : var.event_table_partition_field
       clustering_fields = t.clustering_fields != null ? t.clustering_fields : var.event_table_clustering_fields
+      primary_key       = t.primary_key != null ? t.primary_key : var.event_table_primary_key
+      max_staleness     = t.max_staleness != null ? t.max_staleness : var.event_table_max_staleness
     }
   }
 
@@ -118,6 +121,8 @@ module "bigquery" {
   partition_type           = var.event_table_partition_type
   partition_field          = var.event_table_partition_field
   clustering_fields        = var.event_table_clustering_fields
+  primary_key              = var.event_table_primary_key
+  max_staleness            = var.event_table_max_staleness
   struct_tables            = local.struct_tables
   deletion_protection      = var.table_deletion_protection
   labels                   = local.labels

@@ -123,13 +123,15 @@ variable "dead_letter_table_schema_file" {
 }
 
 variable "event_tables" {
-  description = "One event table per Thrift struct, for a job with several event types (--thriftStructs or --thriftUnion). Key: the struct's table name in snake_case, what {struct} in --outputTable becomes (Order -> order); scripts/export-schema.sh --structs writes the schema files and this map. Value: schema_file (relative to terraform/ or absolute), and optionally table_id (default events_<key>, which is what the scripts' default --outputTable=...events_{struct} writes to; another id needs --tableForStruct at launch), partition_type, partition_field and clustering_fields (default: the event_table_* settings). Empty (the default): only the single table events."
+  description = "One event table per Thrift struct, for a job with several event types (--thriftStructs or --thriftUnion). Key: the struct's table name in snake_case, what {struct} in --outputTable becomes (Order -> order); scripts/export-schema.sh --structs writes the schema files and this map. Value: schema_file (relative to terraform/ or absolute), and optionally table_id (default events_<key>, which is what the scripts' default --outputTable=...events_{struct} writes to; another id needs --tableForStruct at launch), partition_type, partition_field and clustering_fields (default: the event_table_* settings), and for change mode (--primaryKey) primary_key and max_staleness (default: event_table_primary_key and event_table_max_staleness; [] for no key), which scripts/export-schema.sh writes from the job's --primaryKey and --maxStaleness. Empty (the default): only the single table events."
   type = map(object({
     schema_file       = string
     table_id          = optional(string)
     partition_type    = optional(string)
     partition_field   = optional(string)
     clustering_fields = optional(list(string))
+    primary_key       = optional(list(string))
+    max_staleness     = optional(string)
   }))
   default = {}
 
@@ -154,8 +156,45 @@ variable "event_tables" {
   }
 
   validation {
+    condition     = alltrue([for k, t in var.event_tables : t.primary_key == null ? true : length(t.primary_key) <= 16 && length(distinct(t.primary_key)) == length(t.primary_key) && alltrue([for c in t.primary_key : can(regex("^[A-Za-z_][A-Za-z0-9_]{0,299}$", c))])])
+    error_message = "event_tables primary_key: at most 16 distinct top-level column names (letters, digits, underscores, not starting with a digit), as --primaryKey gives them."
+  }
+
+  validation {
+    condition     = alltrue([for k, t in var.event_tables : t.max_staleness == null || can(regex("^[0-9]+-[0-9]+ [0-9]+ [0-9]+:[0-9]+:[0-9]+$", coalesce(t.max_staleness, "x")))])
+    error_message = "event_tables max_staleness must be BigQuery's INTERVAL literal Y-M D H:M:S, for example \"0-0 0 0:15:0\" (what SchemaExporter writes for --maxStaleness=PT15M)."
+  }
+
+  validation {
     condition     = length(distinct([for k, t in var.event_tables : coalesce(t.table_id, "events_${k}")])) == length(var.event_tables)
     error_message = "Two event_tables entries name the same table: give each struct its own table_id."
+  }
+}
+
+variable "event_table_primary_key" {
+  description = "Change mode (the job's --primaryKey): the event table's primary key columns, declared PRIMARY KEY NOT ENFORCED, so that BigQuery applies the job's upserts and deletes by them. The launch refuses an existing table whose key differs from --primaryKey. scripts/export-schema.sh -- --primaryKey=COLS writes it (event_table.tfvars.json). Empty (the default): an append-only table. Also the default of every event_tables entry."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = length(var.event_table_primary_key) <= 16 && length(distinct(var.event_table_primary_key)) == length(var.event_table_primary_key)
+    error_message = "event_table_primary_key: BigQuery keys have at most 16 columns, each named once."
+  }
+
+  validation {
+    condition     = alltrue([for c in var.event_table_primary_key : can(regex("^[A-Za-z_][A-Za-z0-9_]{0,299}$", c))])
+    error_message = "event_table_primary_key entries must be top-level column names: letters, digits and underscores, not starting with a digit."
+  }
+}
+
+variable "event_table_max_staleness" {
+  description = "Change mode (the job's --maxStaleness): the event table's max_staleness, as BigQuery's INTERVAL literal Y-M D H:M:S (\"0-0 0 0:15:0\" for --maxStaleness=PT15M; scripts/export-schema.sh writes it). BigQuery applies queued changes in the background at most this often; null (the default): changes are merged at query time. Also the default of every event_tables entry."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.event_table_max_staleness == null || can(regex("^[0-9]+-[0-9]+ [0-9]+ [0-9]+:[0-9]+:[0-9]+$", coalesce(var.event_table_max_staleness, "x")))
+    error_message = "event_table_max_staleness must be BigQuery's INTERVAL literal Y-M D H:M:S, for example \"0-0 0 0:15:0\" (15 minutes) or \"0-0 1 0:0:0\" (one day)."
   }
 }
 

@@ -21,7 +21,10 @@ these checks catch the mistakes they would have caught in our own wiring:
 * many event types: the event_tables map's attributes are the ones main.tf reads, the bigquery
   module gets every attribute its struct_tables input declares, and the table naming rule
   (events_<struct>) is the same in Terraform's locals, its event_table_spec_template output and
-  the launch scripts, which read that output.
+  the launch scripts, which read that output;
+* change mode: event_table_primary_key and event_table_max_staleness reach the bigquery module,
+  event_tables entries default to them, both event table resources declare the key (a dynamic
+  table_constraints, only when non-empty) and max_staleness, and the dead-letter table neither.
 
 Prints one line per failure and exits 1 if there is any.
 """
@@ -268,6 +271,46 @@ def main():
           "scripts/lib/common.sh: a many-types launch should default --outputTable to tf_output event_table_spec_template")
     check(re.search(r"^\s*table_args\s*$", (SCRIPTS / "flex-template-run.sh").read_text(), flags=re.M),
           "scripts/flex-template-run.sh: should take its tables from table_args (scripts/lib/common.sh)")
+
+    # Change mode (the job's --primaryKey, --maxStaleness): the root variables reach the bigquery
+    # module, each event_tables entry defaults to them, the event tables declare the key (only
+    # when there is one) and the staleness, and the dead-letter table never does: the launch
+    # refuses an existing table whose key differs from --primaryKey.
+    for name in ("event_table_primary_key", "event_table_max_staleness"):
+        check(name in root_vars, f"variables.tf: variable {name} (change mode) is missing")
+    for arg, var in (("primary_key", "event_table_primary_key"), ("max_staleness", "event_table_max_staleness")):
+        got = unwrap(modules.get("bigquery", {}).get(arg))
+        check(got == f"${{var.{var}}}", f"module bigquery: {arg} should be var.{var}, got {got}")
+        check(re.search(rf"\b{arg}\s*=\s*t\.{arg}\s*!=\s*null\s*\?\s*t\.{arg}\s*:\s*var\.{var}\b", main_text),
+              f"main.tf: local.struct_tables {arg} should default to var.{var}")
+    bq_parsed, _ = load_dir(TF / "modules" / "bigquery")
+    bq_resources = {(r, n): b for p in bq_parsed.values() for r, n, b in resources(p)}
+    for name, source in (("events", "var"), ("by_struct", "each.value")):
+        body = bq_resources.get(("google_bigquery_table", name), {})
+        check(unwrap(body.get("max_staleness")) == f"${{{source}.max_staleness}}",
+              f"modules/bigquery: google_bigquery_table.{name} should set max_staleness = {source}.max_staleness")
+        dynamics = {}
+        for d in body.get("dynamic", []) or []:
+            for label, block in d.items():
+                dynamics[unquote(label)] = block
+        constraints = dynamics.get("table_constraints", {})
+        check(unwrap(constraints.get("for_each")) == f"${{length({source}.primary_key) > 0 ? [{source}.primary_key] : []}}",
+              f"modules/bigquery: google_bigquery_table.{name} should have a dynamic table_constraints on {source}.primary_key, only when non-empty")
+        content = unwrap(constraints.get("content")) or {}
+        primary = unwrap(content.get("primary_key")) if isinstance(content, dict) else None
+        check(isinstance(primary, dict) and unwrap(primary.get("columns")) == "${table_constraints.value}",
+              f"modules/bigquery: google_bigquery_table.{name}'s table_constraints should set primary_key.columns")
+    dead = bq_resources.get(("google_bigquery_table", "dead_letter"), {})
+    check(dead and "max_staleness" not in dead and "table_constraints" not in dead
+          and not any("table_constraints" in {unquote(k) for k in d} for d in dead.get("dynamic", []) or []),
+          "modules/bigquery: the dead-letter table must stay append-only (no primary key, no max_staleness)")
+    # One literal format on both sides: what SchemaExporter writes (ChangeFlags.interval) is what
+    # the validations accept.
+    interval_rule = "^[0-9]+-[0-9]+ [0-9]+ [0-9]+:[0-9]+:[0-9]+$"
+    for f in (TF / "variables.tf", TF / "modules" / "bigquery" / "variables.tf"):
+        text = f.read_text()
+        check(text.count(interval_rule) >= 1, f"{f.relative_to(ROOT)}: max_staleness rule changed; keep it the INTERVAL literal SchemaExporter writes")
+        check("16" in text, f"{f.relative_to(ROOT)}: the 16-column primary key limit is not checked")
 
     # Schema files.
     for schema in ("event_table.json", "dead_letter_table.json"):

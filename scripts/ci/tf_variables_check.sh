@@ -65,6 +65,24 @@ expect fail root "event_tables partition_type WEEK" \
 expect fail root "event_tables five clustering fields" \
   '{"event_tables": {"order": {"schema_file": "x.json", "clustering_fields": ["a","b","c","d","e"]}}}' "$example"
 expect fail root "event_tables entry without schema_file" '{"event_tables": {"order": {"table_id": "orders"}}}' "$example"
+expect pass root "change mode: the single table's key and staleness, as SchemaExporter writes them" \
+  '{"event_table_primary_key": ["tenant_id", "event_id"], "event_table_max_staleness": "0-0 0 0:15:0"}' "$example"
+expect pass root "change mode: event_tables entries with primary_key and max_staleness" '{"event_tables": {
+  "order": {"schema_file": "schemas/order.json", "primary_key": ["order_id"], "max_staleness": "0-0 1 2:3:4"},
+  "refund": {"schema_file": "schemas/refund.json", "primary_key": []}}}' "$example"
+expect fail root "event_table_primary_key with 17 columns" \
+  '{"event_table_primary_key": ["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q"]}' "$example"
+expect fail root "event_table_primary_key with a column twice" '{"event_table_primary_key": ["id", "id"]}' "$example"
+expect fail root "event_table_primary_key entry that is not a column name" '{"event_table_primary_key": ["order.id"]}' "$example"
+expect fail root "event_table_primary_key entry starting with a digit" '{"event_table_primary_key": ["1id"]}' "$example"
+expect fail root "event_table_max_staleness as an ISO-8601 duration" '{"event_table_max_staleness": "PT15M"}' "$example"
+expect fail root "event_table_max_staleness without the day part" '{"event_table_max_staleness": "0-0 0:15:0"}' "$example"
+expect fail root "event_tables primary_key with a dotted name" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "primary_key": ["total.amount"]}}}' "$example"
+expect fail root "event_tables primary_key with 17 columns" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "primary_key": ["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q"]}}}' "$example"
+expect fail root "event_tables max_staleness in minutes" \
+  '{"event_tables": {"order": {"schema_file": "x.json", "max_staleness": "15m"}}}' "$example"
 expect fail root "bad name_prefix" '{"name_prefix": "Bad_Prefix"}' "$example"
 expect pass root "the Kafka route, sized" '{"event_source": "kafka", "kafka_vcpu_count": 24,
   "kafka_memory_gib": 96, "kafka_partition_count": 256, "kafka_retention_hours": 6}' "$example"
@@ -83,7 +101,18 @@ bq='"project_id": "my-project", "location": "US", "event_table_id": "events",
 expect pass bigquery "dataset thriftbq" "{$bq, \"dataset_id\": \"thriftbq\"}"
 expect pass bigquery "dataset with struct tables" "{$bq, \"dataset_id\": \"my_demo\", \"struct_tables\": {\"order\": {
   \"table_id\": \"events_order\", \"schema\": \"[]\", \"partition_type\": \"DAY\", \"partition_field\": null,
-  \"clustering_fields\": []}}}"
+  \"clustering_fields\": [], \"primary_key\": [], \"max_staleness\": null}}}"
+expect pass bigquery "change mode: keyed event and struct tables" "{$bq, \"dataset_id\": \"thriftbq\",
+  \"primary_key\": [\"event_id\"], \"max_staleness\": \"0-0 0 0:15:0\", \"struct_tables\": {\"order\": {
+  \"table_id\": \"events_order\", \"schema\": \"[]\", \"partition_type\": null, \"partition_field\": null,
+  \"clustering_fields\": [], \"primary_key\": [\"order_id\"], \"max_staleness\": null}}}"
+expect fail bigquery "event table primary_key that is not a column name" \
+  "{$bq, \"dataset_id\": \"thriftbq\", \"primary_key\": [\"a-b\"]}"
+expect fail bigquery "event table max_staleness not an INTERVAL literal" \
+  "{$bq, \"dataset_id\": \"thriftbq\", \"max_staleness\": \"15 minutes\"}"
+expect fail bigquery "struct table max_staleness not an INTERVAL literal" "{$bq, \"dataset_id\": \"thriftbq\",
+  \"struct_tables\": {\"order\": {\"table_id\": \"events_order\", \"schema\": \"[]\", \"partition_type\": null,
+  \"partition_field\": null, \"clustering_fields\": [], \"primary_key\": [], \"max_staleness\": \"PT1H\"}}}"
 expect fail bigquery "dataset id with a hyphen" "{$bq, \"dataset_id\": \"my-demo\"}"
 
 scratch kafka "$TF/modules/kafka"

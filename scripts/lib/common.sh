@@ -280,6 +280,11 @@ tf_vars() {
   if [[ -n "${EVENT_TABLES_TFVARS:-}" ]]; then
     TF_VAR_ARGS+=(-var-file="$EVENT_TABLES_TFVARS")
   fi
+  # Change mode, one table: its key and staleness (event_table_primary_key, ...) SchemaExporter
+  # wrote from the job's --primaryKey and --maxStaleness; before --tfvars too.
+  if [[ -n "${EVENT_TABLE_TFVARS:-}" ]]; then
+    TF_VAR_ARGS+=(-var-file="$EVENT_TABLE_TFVARS")
+  fi
   if [[ -n "${TFVARS:-}" ]]; then
     TF_VAR_ARGS+=(-var-file="$TFVARS")
   fi
@@ -443,9 +448,19 @@ source_args() {
 # One struct: event_table.json. Several: one file per struct (structs/<name>.json), the dead-letter
 # schema of the same jar, and the Terraform map event_tables (event_tables.tfvars.json). The
 # metadata columns the job is asked for (--include*, --keepUnknownFields) are in the schemas too.
+#
+# Change mode (the job's --primaryKey, from the step or --ingest-arg): the schemas are exported
+# for the sample's class too, and the exporter, given the job's change flags, checks them as the
+# launch does and writes the tables' primary key and max_staleness where Terraform reads them
+# (event_tables entries; for one table event_table.tfvars.json), so that the tables Terraform
+# creates are ones the launch accepts (it refuses a table whose key differs from --primaryKey).
 export_idl_schema() {
-  [[ -n "${IDL:-}" ]] || return 0
-  local dir="$TF_DIR/schemas/generated/$PREFIX" arg columns=()
+  change_args
+  local dir="$TF_DIR/schemas/generated/$PREFIX" arg columns=() change_mode=0 key_vars=()
+  for arg in "${CHANGE_ARGS[@]}"; do
+    [[ "$arg" == --primaryKey=* ]] && change_mode=1
+  done
+  [[ -n "${IDL:-}" ]] || ((change_mode)) || return 0
   for arg in "${INGEST_EXTRA[@]}"; do
     case "$arg" in
       --includePubsubMessageId=* | --includePublishTime=* | --includeAttributes=* | --includeKafka*=* | --keepUnknownFields=*)
@@ -460,12 +475,33 @@ export_idl_schema() {
     ((DRY_RUN)) || mkdir -p "$dir/structs"
     run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
       "${columns[@]}" --output="$dir/structs/{struct}.json" --deadLetterOutput="$DEAD_LETTER_SCHEMA_FILE" \
-      --terraformVarsOutput="$EVENT_TABLES_TFVARS" --terraformDir="$TF_DIR"
+      --terraformVarsOutput="$EVENT_TABLES_TFVARS" --terraformDir="$TF_DIR" "${CHANGE_ARGS[@]}"
     return 0
   fi
   EVENT_SCHEMA_FILE="$dir/event_table.json"
+  if ((change_mode)); then
+    EVENT_TABLE_TFVARS="$dir/event_table.tfvars.json"
+    key_vars=(--terraformVarsOutput="$EVENT_TABLE_TFVARS" --terraformDir="$TF_DIR")
+  fi
   run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
-    "${columns[@]}" --output="$EVENT_SCHEMA_FILE"
+    "${columns[@]}" --output="$EVENT_SCHEMA_FILE" "${key_vars[@]}" "${CHANGE_ARGS[@]}"
+}
+
+# change_args: the job's change-mode flags (the step's unless --ingest-arg gives them again, and
+# --ingest-arg's), for SchemaExporter. Sets CHANGE_ARGS.
+change_args() {
+  CHANGE_ARGS=()
+  local arg
+  while IFS= read -r arg; do
+    case "$arg" in
+      --primaryKey=* | --maxStaleness=* | --changeType=* | --changeSequence=* | --upsertValues=* | --deleteValues=*)
+        CHANGE_ARGS+=("$arg")
+        ;;
+    esac
+  done < <(
+    not_overridden "${STEP_ARGS[@]}"
+    printf '%s\n' "${INGEST_EXTRA[@]}"
+  )
 }
 
 # The generator is the same in every step: the same struct at 1M events/s, uncompressed,

@@ -77,6 +77,31 @@ ALL_SCRIPTS=(
   assert_output --partial "--proto-java-package needs --proto-message"
 }
 
+@test "export-schema.sh change mode: the key and staleness go to the exporter and to Terraform's variables" {
+  local tf
+  tf="$(cd "$SCRIPTS/../terraform" && pwd)"
+  run "$SCRIPTS/export-schema.sh" --dry-run --primary-key event_id --max-staleness=PT15M
+  assert_success
+  assert_output --partial "--output=$tf/schemas/event_table.json --deadLetterOutput=$tf/schemas/dead_letter_table.json --terraformVarsOutput=$tf/schemas/event_table.tfvars.json --terraformDir=$tf --primaryKey=event_id --maxStaleness=PT15M"
+  assert_output --partial "apply -var-file=$tf/schemas/event_table.tfvars.json"
+  assert_output --partial "the launch refuses a table whose key differs"
+  [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
+
+  # The job's own flags after --, as the launch gives them, do the same.
+  run "$SCRIPTS/export-schema.sh" --dry-run -- --primaryKey=event_id --changeSequence=field:event_time_ms
+  assert_success
+  assert_output --partial "--terraformVarsOutput=$tf/schemas/event_table.tfvars.json --terraformDir=$tf --primaryKey=event_id --changeSequence=field:event_time_ms"
+
+  # Without change mode nothing changes: no variables file for the single table.
+  run "$SCRIPTS/export-schema.sh" --dry-run
+  assert_success
+  refute_output --partial "--terraformVarsOutput"
+  refute_output --partial "primary key"
+
+  run "$SCRIPTS/export-schema.sh" --dry-run --primary-key
+  assert_failure 2
+}
+
 @test "export-schema.sh --idl reads the user's IDL at launch; --idl and --thrift-class exclude each other" {
   idl="$(cd "$SCRIPTS/.." && pwd)/thrift-common/src/test/idl/byo_event.thrift"
   run "$SCRIPTS/export-schema.sh" --dry-run --idl "$idl" --struct ByoEvent --keep-unknown-fields

@@ -211,3 +211,33 @@ assert_step() {
   assert_failure
   assert_output --partial "the ingestion job did not start"
 }
+
+@test "change mode: Terraform creates the table with the job's primary key and max_staleness" {
+  launch 9 --maxStaleness=PT15M
+  assert_success
+  exporter="$(java_call_for io.thriftbq.ingest.schema.SchemaExporter)"
+  grep -qxF -- --thriftClassName=io.thriftbq.sample.Event <<<"$exporter"
+  grep -qxF -- --primaryKey=event_id <<<"$exporter"
+  grep -qxF -- --maxStaleness=PT15M <<<"$exporter"
+  grep -q -- "^--terraformVarsOutput=.*/terraform/schemas/generated/thriftbq/event_table.tfvars.json$" <<<"$exporter" ||
+    fail "no Terraform variables file: $exporter"
+  apply="$(calls terraform | grep -P '\tapply\t' | tr '\t' '\n')"
+  grep -q -- "^-var-file=.*/terraform/schemas/generated/thriftbq/event_table.tfvars.json$" <<<"$apply" ||
+    fail "terraform apply did not get the key's variables: $apply"
+  grep -q -- "^-var=event_table_schema_file=.*/generated/thriftbq/event_table.json$" <<<"$apply"
+
+  # A key given at launch replaces the step's, in the job and in the table alike.
+  : >"$STUB_LOG"
+  launch 9 --primaryKey=event_type,event_id
+  assert_success
+  exporter="$(java_call_for io.thriftbq.ingest.schema.SchemaExporter)"
+  grep -qxF -- --primaryKey=event_type,event_id <<<"$exporter"
+  ! grep -qxF -- --primaryKey=event_id <<<"$exporter" || fail "step key given too: $exporter"
+
+  # Append-only steps export nothing and apply with the checked-in schema, as before.
+  : >"$STUB_LOG"
+  launch 8
+  assert_success
+  [[ -z "$(java_call_for io.thriftbq.ingest.schema.SchemaExporter)" ]]
+  ! grep -q "tfvars" "$STUB_LOG" || fail "step 8 got a change-mode variables file: $(cat "$STUB_LOG")"
+}

@@ -195,6 +195,13 @@ tfo() {
   assert_line "java -cp $THRIFTBQ_INGEST_JAR $EXPORTER --thriftIdl=$IDL --thriftStructs=Order,Refund,Click --includePubsubMessageId=true --includePublishTime=true --includeAttributes=true '--output=$TF/schemas/{struct}.json' --deadLetterOutput=$TF/schemas/dead_letter_table.json --terraformVarsOutput=$TF/schemas/event_tables.tfvars.json --terraformDir=$TF"
   assert_output --partial "apply -var-file=$TF/schemas/event_tables.tfvars.json"
 
+  # Change mode: the exporter checks each struct's key and writes it into the map's entries.
+  run "$SCRIPTS/export-schema.sh" --dry-run --idl "$IDL" --structs Order,Refund \
+    --primary-key 'Order=order_id;Refund=refund_id' --max-staleness PT1H
+  assert_success
+  assert_output --partial "--terraformVarsOutput=$TF/schemas/event_tables.tfvars.json --terraformDir=$TF '--primaryKey=Order=order_id;Refund=refund_id' --maxStaleness=PT1H"
+  refute_output --partial "event_table.tfvars.json"
+
   run "$SCRIPTS/export-schema.sh" --dry-run --idl "$IDL" --union AnyEvent --output-dir "$BATS_TEST_TMPDIR"
   assert_success
   assert_output --partial "--thriftUnion=AnyEvent '--output=$BATS_TEST_TMPDIR/{struct}.json'"

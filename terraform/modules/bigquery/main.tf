@@ -30,6 +30,19 @@ resource "google_bigquery_table" "events" {
       field = var.partition_field
     }
   }
+  # Change mode (the job's --primaryKey, --maxStaleness): the key BigQuery applies upserts and
+  # deletes by, and how stale a query may read the table. The launch refuses a table whose key
+  # differs from --primaryKey.
+  max_staleness = var.max_staleness
+
+  dynamic "table_constraints" {
+    for_each = length(var.primary_key) > 0 ? [var.primary_key] : []
+    content {
+      primary_key {
+        columns = table_constraints.value
+      }
+    }
+  }
 }
 
 # A job with several event types writes each struct to its own table (--outputTable with
@@ -54,8 +67,19 @@ resource "google_bigquery_table" "by_struct" {
       field = each.value.partition_field
     }
   }
+  max_staleness = each.value.max_staleness
+
+  dynamic "table_constraints" {
+    for_each = length(each.value.primary_key) > 0 ? [each.value.primary_key] : []
+    content {
+      primary_key {
+        columns = table_constraints.value
+      }
+    }
+  }
 }
 
+# Append-only: never a primary key or max_staleness, whatever the event tables declare.
 resource "google_bigquery_table" "dead_letter" {
   project             = var.project_id
   dataset_id          = google_bigquery_dataset.this.dataset_id

@@ -1,6 +1,8 @@
 package io.thriftbq.ingest.plan;
 
+import com.google.api.services.bigquery.model.TableSchema;
 import io.thriftbq.change.ChangeSpec;
+import io.thriftbq.ingest.change.ChangeFlags;
 import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.Source;
@@ -8,8 +10,6 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.schema.EventTypes;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -30,20 +30,13 @@ final class ChangePlanner {
       @Nullable StorageFormat format,
       @Nullable WriteMethod method,
       List<String> problems) {
-    if (!isSet(options.getPrimaryKey())) {
-      for (String flag : changeFlagsSet(options)) {
+    if (!ChangeFlags.isOn(options)) {
+      for (String flag : ChangeFlags.setWithoutKey(options)) {
         problems.add(flag + " applies in change mode only: set --primaryKey as well, or remove it");
       }
       return null;
     }
-    ChangeSpec spec =
-        ChangeSpec.parse(
-            options.getPrimaryKey(),
-            options.getChangeType(),
-            options.getChangeSequence(),
-            options.getUpsertValues(),
-            options.getDeleteValues(),
-            problems);
+    ChangeSpec spec = ChangeFlags.spec(options, problems);
     if (method != null && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
       problems.add(
           "--primaryKey (change mode) needs --bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE:"
@@ -88,85 +81,18 @@ final class ChangePlanner {
     if (types == null || schemas.contains(null) || schemas.size() != types.types().size()) {
       return null; // the struct problems are reported already
     }
-    List<String> known = new ArrayList<>();
-    for (EventTypes.EventType type : types.types()) {
-      known.add(type.name());
+    List<TableSchema> tables = new ArrayList<>();
+    for (EventSchemas schema : schemas) {
+      tables.add(schema.tableSchema());
     }
-    for (String struct : spec.keys().keySet()) {
-      if (!struct.equals(ChangeSpec.EVERY_STRUCT) && !known.contains(struct)) {
-        problems.add(
-            "--primaryKey names struct " + struct + ", which the job does not ingest " + known);
-      }
-    }
-    List<ChangeRule> rules = new ArrayList<>();
-    for (int i = 0; i < schemas.size(); i++) {
-      rules.add(
-          ChangeRule.of(spec, types.types().get(i).name(), schemas.get(i).tableSchema(), problems));
-    }
-    return rules.contains(null) ? null : rules;
+    return ChangeFlags.rules(spec, types, tables, problems);
   }
 
   /**
    * {@code --maxStaleness} as BigQuery's INTERVAL literal ({@code Y-M D H:M:S}), or null when not
-   * set.
+   * set ({@link ChangeFlags#maxStaleness}, which the schema exporter uses too).
    */
   static @Nullable String maxStaleness(IngestionOptions options, List<String> problems) {
-    String text = options.getMaxStaleness();
-    if (!isSet(text)) {
-      return null;
-    }
-    Duration duration;
-    try {
-      duration = Duration.parse(text.trim());
-    } catch (DateTimeParseException e) {
-      problems.add(
-          "--maxStaleness="
-              + text
-              + " is not an ISO-8601 duration: write it like PT15M, PT1H or P1D");
-      return null;
-    }
-    if (duration.isNegative() || duration.isZero()) {
-      problems.add("--maxStaleness=" + text + " must be longer than zero");
-      return null;
-    }
-    return interval(duration);
-  }
-
-  /** A duration as BigQuery's INTERVAL canonical literal, for example {@code 0-0 0 0:15:0}. */
-  static String interval(Duration duration) {
-    long days = duration.toDays();
-    Duration rest = duration.minusDays(days);
-    return "0-0 "
-        + days
-        + " "
-        + rest.toHours()
-        + ":"
-        + rest.toMinutesPart()
-        + ":"
-        + rest.toSecondsPart();
-  }
-
-  private static List<String> changeFlagsSet(IngestionOptions options) {
-    List<String> set = new ArrayList<>();
-    if (isSet(options.getChangeType())) {
-      set.add("--changeType");
-    }
-    if (isSet(options.getChangeSequence())) {
-      set.add("--changeSequence");
-    }
-    if (options.getUpsertValues() != null && !options.getUpsertValues().isEmpty()) {
-      set.add("--upsertValues");
-    }
-    if (options.getDeleteValues() != null && !options.getDeleteValues().isEmpty()) {
-      set.add("--deleteValues");
-    }
-    if (isSet(options.getMaxStaleness())) {
-      set.add("--maxStaleness");
-    }
-    return set;
-  }
-
-  private static boolean isSet(@Nullable String value) {
-    return value != null && !value.isBlank();
+    return ChangeFlags.maxStaleness(options, problems);
   }
 }

@@ -2,7 +2,12 @@ package io.thriftbq.ingest.schema;
 
 import com.google.api.client.json.gson.GsonFactory;
 import com.google.api.services.bigquery.model.TableFieldSchema;
+import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.change.ChangeSpec;
+import io.thriftbq.ingest.change.ChangeFlags;
+import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.options.ChangeCaptureOptions;
 import io.thriftbq.ingest.options.MetadataOptions;
 import io.thriftbq.schema.EventTypes;
 import io.thriftbq.schema.EventTypes.EventType;
@@ -19,6 +24,7 @@ import java.util.Map;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Writes the BigQuery table schemas the ingestion pipeline derives from a Thrift class, as the JSON
@@ -45,11 +51,20 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  *   --deadLetterOutput=schemas/dead_letter_table.json \
  *   --terraformVarsOutput=schemas/event_tables.tfvars.json
  * </pre>
+ *
+ * <p>Change mode: given the job's {@code --primaryKey} (and {@code --maxStaleness}, and the other
+ * change flags if the job sets them), the exporter checks them as the pipeline's launch does
+ * ({@link ChangeFlags}, {@link ChangeRule#of}) and writes each table's key and staleness where
+ * Terraform reads them, so that the tables it creates are the ones the launch accepts: the {@code
+ * event_tables} entries gain {@code primary_key} and {@code max_staleness}; for one struct, {@code
+ * --terraformVarsOutput} (without {@code {struct}} in {@code --output}) writes the root variables
+ * {@code event_table_schema_file}, {@code event_table_primary_key} and {@code
+ * event_table_max_staleness}.
  */
 public final class SchemaExporter {
 
   /** Options of the exporter; the metadata switches mean what they mean to the pipeline. */
-  public interface Options extends ThriftSchemaOptions, MetadataOptions {
+  public interface Options extends ThriftSchemaOptions, MetadataOptions, ChangeCaptureOptions {
     @Description(
         "Fully qualified name of the Thrift-generated event class; give either this or"
             + " --thriftIdl (default: io.thriftbq.sample.Event when neither is given).")
@@ -98,9 +113,12 @@ public final class SchemaExporter {
     void setDeadLetterOutput(String value);
 
     @Description(
-        "File to write the Terraform variable event_tables to (JSON, for terraform -var-file):"
-            + " one entry per struct, keyed by its table name, with the schema file --output"
-            + " wrote. Needs --output with {struct}. Omit to skip it.")
+        "File to write Terraform variables to (JSON, for terraform -var-file). With {struct} in"
+            + " --output: event_tables, one entry per struct, keyed by its table name, with the"
+            + " schema file --output wrote and, with --primaryKey, the struct's primary_key and"
+            + " max_staleness. With one struct and --output naming one file: the single event"
+            + " table's event_table_schema_file and, with --primaryKey, event_table_primary_key and"
+            + " event_table_max_staleness. Omit to skip it.")
     String getTerraformVarsOutput();
 
     void setTerraformVarsOutput(String value);
@@ -157,33 +175,49 @@ public final class SchemaExporter {
                 + "): export each struct's .proto with --thriftStruct=NAME instead");
       }
     }
-    if (isSet(options.getTerraformVarsOutput()) && !perStruct) {
+    if (isSet(options.getTerraformVarsOutput()) && !isSet(output)) {
       throw new IllegalArgumentException(
-          "--terraformVarsOutput lists one schema file per struct: give --output with "
+          "--terraformVarsOutput names the schema files --output writes: give --output, with "
               + STRUCT_PLACEHOLDER
-              + " in it, for example --output=schemas/"
+              + " in it for one table per struct, for example --output=schemas/"
               + STRUCT_PLACEHOLDER
               + ".json");
     }
-    Map<String, Path> written = new LinkedHashMap<>();
-    EventSchemas first = null;
+    List<EventSchemas> all = new ArrayList<>();
     for (EventType type : types.types()) {
-      EventSchemas schemas = EventSchemas.of(type.source(), metadata);
-      if (first == null) {
-        first = schemas;
-      }
+      all.add(EventSchemas.of(type.source(), metadata));
+    }
+    // Checked before any file is written, as the launch checks them.
+    Map<String, TableKey> keys = tableKeys(options, types, all);
+    Map<String, Path> written = new LinkedHashMap<>();
+    for (int i = 0; i < all.size(); i++) {
+      EventType type = types.types().get(i);
       if (isSet(output)) {
         Path file = Path.of(schemaFile(output, type));
-        writeText(toJson(schemas.tableSchema().getFields()), file);
+        writeText(toJson(all.get(i).tableSchema().getFields()), file);
         written.put(type.tableName(), file);
         System.out.println(type.qualifiedName() + " -> " + file);
       }
+      TableKey key = keys.get(type.tableName());
+      if (key != null) {
+        System.out.println(
+            type.qualifiedName()
+                + ": primary key "
+                + key.columns()
+                + (key.maxStaleness() == null ? "" : ", max_staleness " + key.maxStaleness()));
+      }
     }
     if (isSet(options.getTerraformVarsOutput())) {
-      writeText(
-          terraformVars(written, options.getTerraformDir()),
-          Path.of(options.getTerraformVarsOutput()));
+      String vars =
+          perStruct
+              ? terraformVars(written, keys, options.getTerraformDir())
+              : singleTableVars(
+                  written.values().iterator().next(),
+                  keys.get(types.types().get(0).tableName()),
+                  options.getTerraformDir());
+      writeText(vars, Path.of(options.getTerraformVarsOutput()));
     }
+    EventSchemas first = all.get(0);
     if (isSet(options.getDeadLetterOutput())) {
       writeText(
           toJson(DeadLetterSchema.tableSchema().getFields()),
@@ -206,23 +240,100 @@ public final class SchemaExporter {
   }
 
   /**
+   * A change-mode table's primary key and {@code max_staleness}.
+   *
+   * @param maxStaleness BigQuery's INTERVAL literal (for example {@code 0-0 0 0:15:0}), or null
+   */
+  public record TableKey(List<String> columns, @Nullable String maxStaleness) {}
+
+  /**
+   * The key of each struct's table, by table name, checked as the launch checks the change flags;
+   * empty when change mode is off.
+   *
+   * @throws IllegalArgumentException listing every problem, each naming the flag to change
+   */
+  static Map<String, TableKey> tableKeys(
+      ChangeCaptureOptions options, EventTypes types, List<EventSchemas> schemas) {
+    List<String> problems = new ArrayList<>();
+    for (String flag : ChangeFlags.setWithoutKey(options)) {
+      problems.add(flag + " applies in change mode only: set --primaryKey as well, or remove it");
+    }
+    Map<String, TableKey> keys = new LinkedHashMap<>();
+    if (ChangeFlags.isOn(options)) {
+      ChangeSpec spec = ChangeFlags.spec(options, problems);
+      String maxStaleness = ChangeFlags.maxStaleness(options, problems);
+      if (spec != null) {
+        List<TableSchema> tables = new ArrayList<>();
+        for (EventSchemas one : schemas) {
+          tables.add(one.tableSchema());
+        }
+        List<ChangeRule> rules = ChangeFlags.rules(spec, types, tables, problems);
+        for (int i = 0; rules != null && i < rules.size(); i++) {
+          keys.put(
+              types.types().get(i).tableName(),
+              new TableKey(rules.get(i).keyColumns(), maxStaleness));
+        }
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Invalid change-mode options (the pipeline's launch would refuse them too):\n  "
+              + String.join("\n  ", problems));
+    }
+    return keys;
+  }
+
+  /**
    * The Terraform variables file (JSON) that creates one table per struct: {@code {"event_tables":
    * {"order": {"schema_file": "schemas/order.json"}, ...}}}, keyed by table name, the paths
-   * relative to {@code terraformDir} when given (and the file is under it), else absolute.
+   * relative to {@code terraformDir} when given (and the file is under it), else absolute; a table
+   * in {@code keys} (change mode) also gets {@code primary_key} and, when set, {@code
+   * max_staleness}.
    */
-  public static String terraformVars(Map<String, Path> schemaFiles, String terraformDir)
+  public static String terraformVars(
+      Map<String, Path> schemaFiles, Map<String, TableKey> keys, String terraformDir)
       throws IOException {
-    Path base = isSet(terraformDir) ? Path.of(terraformDir).toAbsolutePath().normalize() : null;
     Map<String, Object> tables = new LinkedHashMap<>();
     for (Map.Entry<String, Path> entry : schemaFiles.entrySet()) {
-      Path file = entry.getValue().toAbsolutePath().normalize();
-      String path =
-          base != null && file.startsWith(base)
-              ? base.relativize(file).toString()
-              : file.toString();
-      tables.put(entry.getKey(), Map.of("schema_file", path));
+      Map<String, Object> table = new LinkedHashMap<>();
+      table.put("schema_file", terraformPath(entry.getValue(), terraformDir));
+      TableKey key = keys.get(entry.getKey());
+      if (key != null) {
+        table.put("primary_key", key.columns());
+        if (key.maxStaleness() != null) {
+          table.put("max_staleness", key.maxStaleness());
+        }
+      }
+      tables.put(entry.getKey(), table);
     }
     return GsonFactory.getDefaultInstance().toPrettyString(Map.of("event_tables", tables)) + "\n";
+  }
+
+  /**
+   * The Terraform variables file (JSON) of the single event table: {@code event_table_schema_file}
+   * and, in change mode ({@code key} not null), {@code event_table_primary_key} and, when set,
+   * {@code event_table_max_staleness}.
+   */
+  public static String singleTableVars(Path schemaFile, @Nullable TableKey key, String terraformDir)
+      throws IOException {
+    Map<String, Object> vars = new LinkedHashMap<>();
+    vars.put("event_table_schema_file", terraformPath(schemaFile, terraformDir));
+    if (key != null) {
+      vars.put("event_table_primary_key", key.columns());
+      if (key.maxStaleness() != null) {
+        vars.put("event_table_max_staleness", key.maxStaleness());
+      }
+    }
+    return GsonFactory.getDefaultInstance().toPrettyString(vars) + "\n";
+  }
+
+  /** {@code file} relative to {@code terraformDir} when given and the file is under it. */
+  private static String terraformPath(Path file, String terraformDir) {
+    Path base = isSet(terraformDir) ? Path.of(terraformDir).toAbsolutePath().normalize() : null;
+    Path absolute = file.toAbsolutePath().normalize();
+    return base != null && absolute.startsWith(base)
+        ? base.relativize(absolute).toString()
+        : absolute.toString();
   }
 
   /** The struct's Java package (generated class, or the IDL's namespace) plus {@code .proto}. */

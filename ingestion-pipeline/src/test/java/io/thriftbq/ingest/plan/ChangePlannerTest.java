@@ -7,6 +7,7 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.thriftbq.ingest.change.ChangeFlags;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.write.TableSetup;
 import java.time.Duration;
@@ -130,7 +131,7 @@ public class ChangePlannerTest {
 
   @Test
   public void stalenessIsBigQuerysIntervalLiteral() {
-    assertEquals("0-0 0 0:15:0", ChangePlanner.interval(Duration.ofMinutes(15)));
-    assertEquals("0-0 1 2:3:4", ChangePlanner.interval(Duration.parse("P1DT2H3M4S")));
+    assertEquals("0-0 0 0:15:0", ChangeFlags.interval(Duration.ofMinutes(15)));
+    assertEquals("0-0 1 2:3:4", ChangeFlags.interval(Duration.parse("P1DT2H3M4S")));
   }
 }

@@ -160,7 +160,7 @@ public class SchemaExporterTest {
                     new String[] {
                       "--thriftIdl=" + SHOP_IDL,
                       "--thriftStruct=Order",
-                      "--output=" + tmp.getRoot() + "/order.json",
+                      "--deadLetterOutput=" + tmp.getRoot() + "/dead_letter_table.json",
                       "--terraformVarsOutput=" + tmp.getRoot() + "/vars.json"
                     }));
     assertThat(vars.getMessage(), containsString("--terraformVarsOutput"));
@@ -179,5 +179,139 @@ public class SchemaExporterTest {
                       "--output=" + tmp.getRoot() + "/{struct}.json"
                     }));
     assertThat(e.getMessage(), containsString("Nope"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> json(Path file) throws IOException {
+    return GsonFactory.getDefaultInstance().fromString(read(file), Map.class);
+  }
+
+  @Test
+  public void changeModeWritesEachStructsKeyAndStalenessIntoTheTerraformMap() throws IOException {
+    File dir = tmp.newFolder("schemas");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftStructs=Order,Refund,Click",
+          "--primaryKey=Order=order_id;Refund=order_id,refund_id;Click=session_id,at_ms",
+          "--maxStaleness=PT1H30M",
+          "--output=" + dir + "/{struct}.json",
+          "--terraformVarsOutput=" + dir + "/event_tables.tfvars.json",
+          "--terraformDir=" + tmp.getRoot()
+        });
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Object>> tables =
+        (Map<String, Map<String, Object>>)
+            json(dir.toPath().resolve("event_tables.tfvars.json")).get("event_tables");
+    assertEquals(
+        Map.of(
+            "schema_file", "schemas/order.json",
+            "primary_key", List.of("order_id"),
+            "max_staleness", "0-0 0 1:30:0"),
+        tables.get("order"));
+    assertEquals(List.of("order_id", "refund_id"), tables.get("refund").get("primary_key"));
+    assertEquals(List.of("session_id", "at_ms"), tables.get("click").get("primary_key"));
+    // The schemas themselves are the same as without change mode.
+    assertEquals(expected("Order"), read(dir.toPath().resolve("order.json")));
+  }
+
+  @Test
+  public void oneKeyForEveryStructWithoutStaleness() throws IOException {
+    File dir = tmp.newFolder("schemas");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftStructs=Order,Refund",
+          "--primaryKey=order_id",
+          "--output=" + dir + "/{struct}.json",
+          "--terraformVarsOutput=" + dir + "/vars.json"
+        });
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Object>> tables =
+        (Map<String, Map<String, Object>>)
+            json(dir.toPath().resolve("vars.json")).get("event_tables");
+    assertEquals(List.of("order_id"), tables.get("refund").get("primary_key"));
+    assertFalse(tables.get("refund").containsKey("max_staleness"));
+  }
+
+  @Test
+  public void oneStructWritesTheSingleTablesRootVariables() throws IOException {
+    File dir = tmp.newFolder("schemas");
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftStruct=Order",
+          "--primaryKey=order_id",
+          "--maxStaleness=PT15M",
+          "--output=" + dir + "/event_table.json",
+          "--terraformVarsOutput=" + dir + "/event_table.tfvars.json",
+          "--terraformDir=" + tmp.getRoot()
+        });
+    assertEquals(
+        Map.of(
+            "event_table_schema_file", "schemas/event_table.json",
+            "event_table_primary_key", List.of("order_id"),
+            "event_table_max_staleness", "0-0 0 0:15:0"),
+        json(dir.toPath().resolve("event_table.tfvars.json")));
+
+    // Without change mode the file only names the schema: append-only, as before.
+    SchemaExporter.main(
+        new String[] {
+          "--thriftIdl=" + SHOP_IDL,
+          "--thriftStruct=Order",
+          "--output=" + dir + "/event_table.json",
+          "--terraformVarsOutput=" + dir + "/plain.tfvars.json"
+        });
+    assertEquals(
+        Map.of("event_table_schema_file", dir.toPath().resolve("event_table.json").toString()),
+        json(dir.toPath().resolve("plain.tfvars.json")));
+  }
+
+  /** The exporter's error for {@code args}, after checking it wrote nothing. */
+  private String refused(String... args) throws IOException {
+    File dir = tmp.newFolder();
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.add("--thriftIdl=" + SHOP_IDL);
+    all.add("--output=" + dir + "/{struct}.json");
+    all.add("--terraformVarsOutput=" + dir + "/vars.json");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> SchemaExporter.main(all.toArray(new String[0])));
+    try (var files = Files.list(dir.toPath())) {
+      assertEquals("nothing written for " + all, 0, files.count());
+    }
+    return e.getMessage();
+  }
+
+  @Test
+  public void changeFlagsAreCheckedAsTheLaunchChecksThem() throws IOException {
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=id"),
+        containsString("--primaryKey names id, which is not a top-level field of Order"));
+    assertThat(refused("--thriftStructs=Order", "--primaryKey=items"), containsString("repeated"));
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=total"),
+        containsString("BigQuery keys must be INT64, STRING or BOOLEAN"));
+    assertThat(
+        refused("--thriftStructs=Order,Refund", "--primaryKey=Order=order_id"),
+        containsString("--primaryKey gives no key for struct Refund"));
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=Order=order_id;Nope=id"),
+        containsString("--primaryKey names struct Nope"));
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=order_id", "--maxStaleness=15m"),
+        containsString("--maxStaleness=15m is not an ISO-8601 duration"));
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=order_id", "--maxStaleness=PT0S"),
+        containsString("must be longer than zero"));
+    assertThat(
+        refused("--thriftStructs=Order", "--maxStaleness=PT15M"),
+        containsString("--maxStaleness applies in change mode only"));
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=order_id", "--changeType=field:gift"),
+        containsString("a change type field must be a string or an enum"));
+    assertThat(
+        refused("--thriftStructs=Order", "--primaryKey=" + "a,".repeat(17) + "a"),
+        containsString("--primaryKey"));
   }
 }
