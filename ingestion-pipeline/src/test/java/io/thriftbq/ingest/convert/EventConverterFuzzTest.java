@@ -213,6 +213,12 @@ class EventConverterFuzzTest {
           converter.takeUnknownEnumValues(),
           "formats disagree on how many unknown enum values the payload holds");
     }
+    assertChangesAgree(formats, payload, tableRow.row != null);
+    // Its conversions counted unknown enum values again; what follows counts afresh.
+    for (EventConverter<?> converter :
+        List.of(tableRows, formats.rows(), formats.records(), formats.messages())) {
+      converter.takeUnknownEnumValues();
+    }
 
     // The user-function path: decode to the Thrift object, then convert it. It must accept
     // exactly the payloads the bytes path accepts. Its sets and maps come out in the object's
@@ -238,6 +244,122 @@ class EventConverterFuzzTest {
       Outcome<ByteString> viaBytes =
           Outcome.of(() -> STORAGE_BYTES.of(tableRows.fromBytes(reserialized, METADATA)));
       assertSame("decode() + fromEvent()", viaBytes, viaObject);
+    }
+  }
+
+  // Change mode: the same rule read from each format's row gives the same change, or refuses the
+  // event for the same reason; PROTO_MESSAGE's one-pass writer stamps the same pseudo-columns as
+  // the general path. The rule's fields are ones hostile input reaches: an optional key (missing
+  // keys), an enum change type (values in neither list, unknown enum numbers), a required i64
+  // sequence.
+  private static final io.thriftbq.ingest.change.ChangeRule CHANGE_RULE = changeRule();
+
+  private static final Map<ThriftProtocol, EventConverter<EncodedRow>> STAMPING =
+      new EnumMap<>(ThriftProtocol.class);
+
+  private static io.thriftbq.ingest.change.ChangeRule changeRule() {
+    List<String> problems = new java.util.ArrayList<>();
+    io.thriftbq.ingest.change.ChangeRule rule =
+        io.thriftbq.ingest.change.ChangeRule.of(
+            io.thriftbq.change.ChangeSpec.parse(
+                "user_id",
+                "field:event_type",
+                "field:event_time",
+                List.of("PAGE_VIEW", "CLICK", "ADD_TO_CART", "SEARCH"),
+                List.of("PURCHASE"),
+                problems),
+            "Event",
+            EventSchemas.of(EVENT, MetadataColumns.NONE).tableSchema(),
+            problems);
+    assertEquals(List.of(), problems);
+    return rule;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void assertChangesAgree(Formats formats, byte[] payload, boolean isRow) {
+    if (!isRow) {
+      return;
+    }
+    try {
+      List<String> outcomes = new java.util.ArrayList<>();
+      for (Map.Entry<StorageFormat, EventConverter<?>> format :
+          Map.<StorageFormat, EventConverter<?>>of(
+                  StorageFormat.TABLE_ROW, formats.tableRows(),
+                  StorageFormat.BEAM_ROW, formats.rows(),
+                  StorageFormat.AVRO_GENERIC_RECORD, formats.records(),
+                  StorageFormat.PROTO_MESSAGE, formats.messages())
+              .entrySet()) {
+        Object row = format.getValue().fromBytes(payload, METADATA);
+        io.thriftbq.ingest.change.ColumnReader<Object> reader =
+            (io.thriftbq.ingest.change.ColumnReader<Object>)
+                io.thriftbq.ingest.format.Format.of(format.getKey()).columnReader();
+        outcomes.add(changeOf(() -> CHANGE_RULE.decide(row, reader, METADATA).toString()));
+      }
+      assertEquals(1, new java.util.HashSet<>(outcomes).size(), "formats disagree: " + outcomes);
+
+      // The one-pass writer's stamp against the general path's: the same bytes, or the same
+      // refusal.
+      EncodedRow plain = (EncodedRow) formats.messages().fromBytes(payload, METADATA);
+      int changeTypeNumber =
+          io.thriftbq.ingest.change.ChangeColumns.changeTypeNumber(
+              EventSchemas.of(EVENT, MetadataColumns.NONE).tableSchema().getFields().size());
+      String reference =
+          changeOf(
+              () ->
+                  java.util.HexFormat.of()
+                      .formatHex(
+                          io.thriftbq.ingest.change.ChangeColumns.stamp(
+                                  plain,
+                                  CHANGE_RULE.decide(
+                                      plain,
+                                      io.thriftbq.ingest.change.ColumnReaders.encodedRows(),
+                                      METADATA),
+                                  changeTypeNumber)
+                              .bytes()));
+      EventConverter<EncodedRow> stamping =
+          STAMPING.computeIfAbsent(
+              formats.protocol(),
+              p ->
+                  (EventConverter<EncodedRow>)
+                      io.thriftbq.ingest.format.Format.of(StorageFormat.PROTO_MESSAGE)
+                          .newConverter(
+                              ConverterConfig.of(EVENT, p, MetadataColumns.NONE), CHANGE_RULE));
+      String written =
+          changeOf(
+              () -> {
+                EncodedRow row = stamping.fromBytes(payload, METADATA);
+                EncodedRow complete =
+                    row.hasChangeColumns()
+                        ? row
+                        : io.thriftbq.ingest.change.ChangeColumns.stamp(
+                            row,
+                            CHANGE_RULE.decide(
+                                row,
+                                io.thriftbq.ingest.change.ColumnReaders.encodedRows(),
+                                METADATA),
+                            changeTypeNumber);
+                return java.util.HexFormat.of().formatHex(complete.bytes());
+              });
+      assertEquals(reference, written, "the stamping converter against the general path");
+      assertEquals(
+          outcomes.get(0).startsWith("no change"),
+          reference.startsWith("no change"),
+          "the stamp and the formats' rule disagree on whether the event is a change");
+    } catch (ThriftDecodeException e) {
+      throw new AssertionError("a payload that decoded once did not decode again", e);
+    }
+  }
+
+  /** {@code change}'s result, or {@code no change: <reason>} when the rule refuses the event. */
+  private static String changeOf(Callable<String> change) throws ThriftDecodeException {
+    try {
+      return change.call();
+    } catch (io.thriftbq.ingest.change.ChangeException e) {
+      return "no change: " + e.getMessage();
+    } catch (ThriftDecodeException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new AssertionError(e);
     }
   }
 

@@ -115,6 +115,11 @@ public final class TuningStep {
     return value == null ? null : Integer.valueOf(value);
   }
 
+  /** Whether the step runs change mode (a primary key: BigQuery keeps one row per key). */
+  public boolean changeMode() {
+    return flags.stream().anyMatch(flag -> flag.startsWith("--primaryKey="));
+  }
+
   public boolean exactlyOnce() {
     return writeMethod().isExactlyOnce();
   }

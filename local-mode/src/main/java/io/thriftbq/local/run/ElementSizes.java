@@ -50,7 +50,10 @@ final class ElementSizes {
     for (int type = 0; type < mix.size(); type++) {
       List<String> args = new ArrayList<>();
       for (String arg : ingestionArgs) {
-        if (!arg.startsWith("--thriftStructs=")
+        if (arg.startsWith(PRIMARY_KEY)) {
+          // Change mode: the struct's own key, as the single-struct plan takes it.
+          args.add(PRIMARY_KEY + keyOf(arg.substring(PRIMARY_KEY.length()), mix.name(type)));
+        } else if (!arg.startsWith("--thriftStructs=")
             && !arg.startsWith("--thriftUnion=")
             && !arg.startsWith("--structAttribute=")
             && !arg.startsWith("--outputTable=")) {
@@ -81,6 +84,19 @@ final class ElementSizes {
       }
     }
     return total / (double) events;
+  }
+
+  private static final String PRIMARY_KEY = "--primaryKey=";
+
+  /** {@code struct}'s key columns in a {@code --primaryKey} value, comma-separated. */
+  private static String keyOf(String primaryKey, String struct) {
+    List<String> problems = new ArrayList<>();
+    io.thriftbq.change.ChangeSpec spec =
+        io.thriftbq.change.ChangeSpec.parse(primaryKey, null, null, null, null, problems);
+    if (spec == null) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    return String.join(",", spec.keyOf(struct));
   }
 
   private static <R, E> double mean(
