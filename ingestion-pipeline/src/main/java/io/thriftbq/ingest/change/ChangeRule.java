@@ -193,6 +193,32 @@ public final class ChangeRule implements Serializable {
     return ChangeStamp.factory(this, columns);
   }
 
+  // What ChangeStamp plans its allocation-free path from (the same rule, read in place).
+
+  ChangeTypeSource typeSource() {
+    return typeSource;
+  }
+
+  @Nullable ChangeColumn typeColumn() {
+    return typeColumn;
+  }
+
+  SequenceSource sequenceSource() {
+    return sequenceSource;
+  }
+
+  @Nullable ChangeColumn sequenceColumn() {
+    return sequenceColumn;
+  }
+
+  Set<String> upsertValues() {
+    return upsertValues;
+  }
+
+  Set<String> deleteValues() {
+    return deleteValues;
+  }
+
   /** Whether the events carry a sequence number. */
   public boolean hasSequence() {
     return !(sequenceSource instanceof SequenceSource.None);
