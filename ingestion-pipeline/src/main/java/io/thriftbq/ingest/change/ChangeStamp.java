@@ -230,20 +230,29 @@ final class ChangeStamp implements RowSuffix {
           return false;
         }
       }
+      // The first occurrence counts, as for the general path's reader (each is written once).
+      boolean all = true;
       for (int i = 0; i < keyNumbers.length; i++) {
         if (keyNumbers[i] == number) {
           keyFound[i] = true;
         }
+        all &= keyFound[i];
       }
-      if (number == typeNumber && wireType == 2) {
+      if (number == typeNumber && wireType == 2 && typeOffset < 0) {
         typeOffset = valueOffset;
         typeLength = valueLength;
       }
-      if (number == sequenceNumber) {
+      if (number == sequenceNumber && !sequenceFound) {
         sequenceFound = true;
         sequenceValue = value;
         sequenceOffset = valueOffset;
         sequenceLength = valueLength;
+      }
+      if (all
+          && (typeNumber < 0 || typeOffset >= 0)
+          && (sequenceNumber < 0 || sequenceFound)
+          && pos <= length) {
+        return true; // everything the rule reads is found: the rest of the row is not looked at
       }
     }
     return pos == length;
