@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# Installs the local-bigquery emulator into a project-local virtual environment with pinned
-# versions, and checks that Google's Pub/Sub emulator is available.
+# Installs the local-bigquery emulator into a project-local virtual environment from the lock file
+# scripts/local/bigquery-emulator.lock.txt (every package pinned with its sha256; regenerate it with
+# scripts/local/update-bigquery-emulator-lock.sh), and checks that Google's Pub/Sub emulator is
+# available.
 #
-# Idempotent: a stamp file records the pins of the last successful install, so a second run
-# returns in well under a second.
+# Idempotent: a stamp file records the sha256 of the lock of the last successful install, so a
+# second run returns in well under a second; a changed lock reinstalls.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
 Usage: scripts/local/install-bigquery-emulator.sh [--force] [--check] [--without-pubsub] [--help]
 
-Installs the local-bigquery BigQuery emulator (PyPI, pinned) into .local-stack/venv-bq
-and verifies that the gcloud Pub/Sub emulator is installed.
+Installs the local-bigquery BigQuery emulator (PyPI) into .local-stack/venv-bq from the lock
+scripts/local/bigquery-emulator.lock.txt (pip --require-hashes --no-deps), checks that the venv
+holds exactly the lock's pins, and verifies that the gcloud Pub/Sub emulator is installed.
 
-  --force           reinstall even if the stamp file says the pinned versions are present
+  --force           reinstall even if the stamp file says this lock is installed
   --check           install nothing; exit 0 if both emulators are ready, 1 otherwise
   --without-pubsub  do not require the Pub/Sub emulator (runs with --source kafka, whose
                     broker the Maven build provides)
+  --print-python    print the Python interpreter the venv would be built with, and exit
   --help            this text
 
 Environment:
@@ -31,15 +35,19 @@ repo_root="$(cd "${script_dir}/../.." && pwd)"
 stack_dir="${LOCAL_STACK_DIR:-${repo_root}/.local-stack}"
 venv="${stack_dir}/venv-bq"
 stamp="${venv}/.thriftbq-installed"
+lock="${script_dir}/bigquery-emulator.lock.txt"
+lock_tool="${script_dir}/bigquery_emulator_lock.py"
 
 force=0
 check_only=0
 need_pubsub=1
+print_python=0
 for arg in "$@"; do
   case "${arg}" in
     --force) force=1 ;;
     --check) check_only=1 ;;
     --without-pubsub) need_pubsub=0 ;;
+    --print-python) print_python=1 ;;
     -h | --help)
       usage
       exit 0
@@ -54,15 +62,28 @@ done
 
 # local-bigquery 0.4.0 asks for duckdb>=2.0.0, whose extensions are fetched at run time from a
 # host outside the package registries. duckdb 1.5.5 with the extensions shipped as PyPI wheels
-# works offline; pip warns about the broken pin, which is expected.
-readonly LOCAL_BIGQUERY_PIN="local-bigquery==0.4.0"
+# works offline; the lock pins it and is installed with --no-deps (bigquery-emulator.requirements.in).
+# The version and extensions here must be the lock's (checked below): they locate and load them.
 readonly DUCKDB_VERSION="1.5.5"
 readonly DUCKDB_EXTENSIONS=(icu ducklake json parquet spatial avro)
-duckdb_pins=("duckdb==${DUCKDB_VERSION}" "duckdb-extensions==${DUCKDB_VERSION}")
-for ext in "${DUCKDB_EXTENSIONS[@]}"; do
-  duckdb_pins+=("duckdb-extension-${ext}==${DUCKDB_VERSION}")
-done
-stamp_content="${LOCAL_BIGQUERY_PIN} ${duckdb_pins[*]}"
+stamp_content=""
+local_bigquery_pin=""
+if [[ "${print_python}" == 0 ]]; then
+  for pin in "duckdb==${DUCKDB_VERSION} " "local-bigquery=="; do
+    grep -q "^${pin}" "${lock}" || {
+      echo "${lock} pins no ${pin}" >&2
+      exit 1
+    }
+  done
+  for ext in "${DUCKDB_EXTENSIONS[@]}"; do
+    grep -q "^duckdb-extension-${ext}==${DUCKDB_VERSION} " "${lock}" || {
+      echo "${lock} pins no duckdb-extension-${ext}==${DUCKDB_VERSION}" >&2
+      exit 1
+    }
+  done
+  local_bigquery_pin="$(grep -o '^local-bigquery==[^ ]*' "${lock}")"
+  stamp_content="lock sha256 $(sha256sum "${lock}" | cut -d ' ' -f 1)"
+fi
 
 pubsub_emulator_hint() {
   cat >&2 <<'EOF'
@@ -110,6 +131,11 @@ bigquery_emulator_present() {
     extensions_present
 }
 
+# check_lock: the venv holds exactly the lock's pins (no more, no fewer, no other versions).
+check_lock() {
+  "${venv}/bin/python" "${lock_tool}" check "${lock}"
+}
+
 if [[ "${check_only}" == 1 ]]; then
   status=0
   if ! bigquery_emulator_present; then
@@ -146,24 +172,35 @@ find_python() {
   return 1
 }
 
+if [[ "${print_python}" == 1 ]]; then
+  find_python || {
+    echo "local-bigquery needs Python >= 3.13; install it (e.g. 'pyenv install 3.13') or set PYTHON=" >&2
+    exit 1
+  }
+  exit 0
+fi
+
 if [[ "${force}" == 0 ]] && bigquery_emulator_present; then
+  check_lock
   echo "BigQuery emulator already installed in ${venv}"
 elif [[ "${force}" == 0 && -x "${venv}/bin/local-bigquery" && -f "${stamp}" &&
   "$(cat "${stamp}")" == "${stamp_content}" ]]; then
+  check_lock
   import_extensions
 else
   python="$(find_python)" || {
     echo "local-bigquery needs Python >= 3.13; install it (e.g. 'pyenv install 3.13') or set PYTHON=" >&2
     exit 1
   }
-  echo "Installing ${LOCAL_BIGQUERY_PIN} into ${venv} with ${python} (30-80 s, ~700 MB)..."
+  echo "Installing ${local_bigquery_pin} from ${lock} into ${venv} with ${python} (30-80 s, ~700 MB)..."
   rm -rf "${venv}"
   mkdir -p "${stack_dir}"
   "${python}" -m venv "${venv}"
   pip=("${venv}/bin/python" -m pip --disable-pip-version-check -q)
-  "${pip[@]}" install "${LOCAL_BIGQUERY_PIN}"
-  # A second resolution pass would undo the downgrade, hence --no-deps for the duckdb pins.
-  "${pip[@]}" install --no-deps "${duckdb_pins[@]}"
+  # Every package and its hash come from the lock; --no-deps keeps pip from resolving (the lock
+  # overrides local-bigquery's duckdb pin) and from pulling in anything the lock does not name.
+  "${pip[@]}" install --require-hashes --no-deps -r "${lock}"
+  check_lock
   import_extensions
   "${venv}/bin/local-bigquery" --help >/dev/null
   echo "${stamp_content}" >"${stamp}"

@@ -61,7 +61,7 @@ teardown() {
 
 @test "installer --check explains how to get the Pub/Sub emulator when gcloud is absent" {
   mkdir -p "${scratch}/bin"
-  for tool in bash cat dirname grep; do ln -s "$(command -v "${tool}")" "${scratch}/bin/${tool}"; done
+  for tool in bash cat cut dirname grep sha256sum; do ln -s "$(command -v "${tool}")" "${scratch}/bin/${tool}"; done
   PATH="${scratch}/bin" LOCAL_STACK_DIR="${scratch}/stack" run "${installer}" --check
   [ "${status}" -eq 1 ]
   [[ "${output}" == *"gcloud components install pubsub-emulator beta"* ]]
@@ -69,7 +69,7 @@ teardown() {
 
 @test "installer --check --without-pubsub does not ask for gcloud" {
   mkdir -p "${scratch}/bin"
-  for tool in bash cat dirname grep; do ln -s "$(command -v "${tool}")" "${scratch}/bin/${tool}"; done
+  for tool in bash cat cut dirname grep sha256sum; do ln -s "$(command -v "${tool}")" "${scratch}/bin/${tool}"; done
   PATH="${scratch}/bin" LOCAL_STACK_DIR="${scratch}/stack" run "${installer}" --check --without-pubsub
   [ "${status}" -eq 1 ]
   [[ "${output}" == *"BigQuery emulator missing"* ]]
@@ -80,6 +80,65 @@ teardown() {
   if ! command -v shellcheck >/dev/null 2>&1; then
     skip "shellcheck not installed"
   fi
-  run shellcheck "${run_local}" "${installer}"
+  run shellcheck "${run_local}" "${installer}" "${repo_root}/scripts/local/update-bigquery-emulator-lock.sh"
+  [ "${status}" -eq 0 ]
+}
+
+# The lock of the emulator's venv (scripts/local/bigquery-emulator.lock.txt).
+
+lock_file() { printf '%s' "${repo_root}/scripts/local/bigquery-emulator.lock.txt"; }
+lock_tool() { python3 "${repo_root}/scripts/local/bigquery_emulator_lock.py" "$@"; }
+
+@test "lock: every package is pinned with == and a sha256 hash" {
+  run python3 - "$(lock_file)" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+entries = re.findall(r"^(\S+) \\\n((?:    --hash=sha256:[0-9a-f]{64}(?: \\)?\n)+)", text, re.M)
+pins = [l for l in text.splitlines() if l and not l.startswith((" ", "#"))]
+assert pins, "no pins"
+assert len(entries) == len(pins), f"{len(pins)} pins, {len(entries)} with hashes"
+for name, _ in entries:
+    assert re.fullmatch(r"[a-z0-9-]+==[^=\s]+", name), name
+print(len(pins))
+PY
+  [ "${status}" -eq 0 ]
+  [ "${output}" -gt 20 ]
+}
+
+@test "lock: holds every top-level pin of bigquery-emulator.requirements.in" {
+  local pin
+  while read -r pin; do
+    grep -q "^${pin} " "$(lock_file)" || { echo "missing in the lock: ${pin}"; return 1; }
+  done < <(grep -Ev '^[[:space:]]*(#|$)' "${repo_root}/scripts/local/bigquery-emulator.requirements.in")
+}
+
+@test "lock check: passes on exactly the lock's pins, fails on any difference" {
+  grep -o '^[^ #]*==[^ ]*' "$(lock_file)" >"${scratch}/freeze"
+  echo "pip==24.2" >>"${scratch}/freeze"
+  run lock_tool check "$(lock_file)" "${scratch}/freeze"
+  [ "${status}" -eq 0 ]
+
+  { cat "${scratch}/freeze"; echo "extra-package==1.0"; } >"${scratch}/extra"
+  run lock_tool check "$(lock_file)" "${scratch}/extra"
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"extra-package==1.0 is installed but not in the lock"* ]]
+
+  grep -v '^protobuf==' "${scratch}/freeze" >"${scratch}/missing"
+  run lock_tool check "$(lock_file)" "${scratch}/missing"
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"protobuf=="*"is in the lock but not installed"* ]]
+
+  sed 's/^duckdb==.*/duckdb==9.9.9/' "${scratch}/freeze" >"${scratch}/other"
+  run lock_tool check "$(lock_file)" "${scratch}/other"
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"duckdb: lock 1.5.5, installed 9.9.9"* ]]
+}
+
+@test "lock check: an installed emulator venv holds exactly the lock" {
+  local venv="${LOCAL_STACK_DIR:-${repo_root}/.local-stack}/venv-bq"
+  if [[ ! -x "${venv}/bin/python" ]]; then
+    skip "no emulator venv (scripts/local/install-bigquery-emulator.sh)"
+  fi
+  run "${venv}/bin/python" "${repo_root}/scripts/local/bigquery_emulator_lock.py" check "$(lock_file)"
   [ "${status}" -eq 0 ]
 }
