@@ -15,7 +15,7 @@ usage() {
 Usage: $(basename "$0") [options] [-- EXPORTER_FLAGS...]
        $(basename "$0") --idl FILE --structs A,B,C [--union U] [options]
 
-Runs io.thriftbq.ingest.schema.SchemaExporter from the bundled ingestion jar. The event table
+Runs io.thriftbq.ingest.SchemaExporter from the bundled ingestion jar. The event table
 schema must match what the pipeline derives at run time with the same flags, so pass the same
 --include* flags as the launch (the seven steps use none).
 
@@ -182,7 +182,7 @@ if many_types; then
   # One file per struct, named by its table name, and the map Terraform creates the tables from
   # (paths relative to terraform/ when the files are under it).
   tf_vars_file="$OUTPUT_DIR/event_tables.tfvars.json"
-  run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
+  run java -cp "$INGEST_JAR" io.thriftbq.ingest.SchemaExporter \
     "${struct_flags[@]}" "${metadata[@]}" \
     --output="$OUTPUT_DIR/{struct}.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
     --terraformVarsOutput="$tf_vars_file" --terraformDir="$(cd "$TF_DIR" && pwd)" "${change[@]}" "${EXTRA[@]}"
@@ -202,7 +202,7 @@ tf_vars_file="$OUTPUT_DIR/event_table.tfvars.json"
 if ((change_mode)); then
   key_vars=(--terraformVarsOutput="$tf_vars_file" --terraformDir="$(cd "$TF_DIR" && pwd)")
 fi
-run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter \
+run java -cp "$INGEST_JAR" io.thriftbq.ingest.SchemaExporter \
   "${struct_flags[@]}" "${metadata[@]}" \
   --output="$OUTPUT_DIR/event_table.json" --deadLetterOutput="$OUTPUT_DIR/dead_letter_table.json" \
   "${proto[@]}" "${key_vars[@]}" "${change[@]}" "${EXTRA[@]}"

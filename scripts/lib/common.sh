@@ -473,7 +473,7 @@ export_idl_schema() {
     EVENT_TABLES_TFVARS="$dir/event_tables.tfvars.json"
     DEAD_LETTER_SCHEMA_FILE="$dir/dead_letter_table.json"
     ((DRY_RUN)) || mkdir -p "$dir/structs"
-    run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
+    run java -cp "$INGEST_JAR" io.thriftbq.ingest.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
       "${columns[@]}" --output="$dir/structs/{struct}.json" --deadLetterOutput="$DEAD_LETTER_SCHEMA_FILE" \
       --terraformVarsOutput="$EVENT_TABLES_TFVARS" --terraformDir="$TF_DIR" "${CHANGE_ARGS[@]}"
     return 0
@@ -483,7 +483,7 @@ export_idl_schema() {
     EVENT_TABLE_TFVARS="$dir/event_table.tfvars.json"
     key_vars=(--terraformVarsOutput="$EVENT_TABLE_TFVARS" --terraformDir="$TF_DIR")
   fi
-  run java -cp "$INGEST_JAR" io.thriftbq.ingest.schema.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
+  run java -cp "$INGEST_JAR" io.thriftbq.ingest.SchemaExporter "${INGEST_STRUCT_ARGS[@]}" \
     "${columns[@]}" --output="$EVENT_SCHEMA_FILE" "${key_vars[@]}" "${CHANGE_ARGS[@]}"
 }
 

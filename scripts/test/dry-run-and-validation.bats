@@ -54,7 +54,7 @@ ALL_SCRIPTS=(
   assert_output --partial "gcloud dataflow flex-template run thriftbq-ingest-step6"
   run "$SCRIPTS/export-schema.sh" --dry-run
   assert_success
-  assert_output --partial "io.thriftbq.ingest.schema.SchemaExporter"
+  assert_output --partial "io.thriftbq.ingest.SchemaExporter"
   [[ ! -s "$STUB_LOG" ]] || fail "dry run called: $(cat "$STUB_LOG")"
 }
 

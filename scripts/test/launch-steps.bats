@@ -86,7 +86,7 @@ assert_step() {
   gen="$(java_call_for "$DATAGEN_MAIN")"
   grep -qxF -- "--thriftIdl=$idl" <<<"$gen"
   ! grep -q -- '^--className' <<<"$gen" || fail "class and IDL both given: $gen"
-  assert_output --partial "io.thriftbq.ingest.schema.SchemaExporter --thriftIdl=$idl --thriftStruct=ByoEvent"
+  assert_output --partial "io.thriftbq.ingest.SchemaExporter --thriftIdl=$idl --thriftStruct=ByoEvent"
   grep -q -- "event_table_schema_file=.*/terraform/schemas/generated/thriftbq/event_table.json" "$STUB_LOG" ||
     fail "terraform did not get the IDL's schema: $(cat "$STUB_LOG")"
 
@@ -215,7 +215,7 @@ assert_step() {
 @test "change mode: Terraform creates the table with the job's primary key and max_staleness" {
   launch 9 --maxStaleness=PT15M
   assert_success
-  exporter="$(java_call_for io.thriftbq.ingest.schema.SchemaExporter)"
+  exporter="$(java_call_for io.thriftbq.ingest.SchemaExporter)"
   grep -qxF -- --thriftClassName=io.thriftbq.sample.Event <<<"$exporter"
   grep -qxF -- --primaryKey=event_id <<<"$exporter"
   grep -qxF -- --maxStaleness=PT15M <<<"$exporter"
@@ -230,7 +230,7 @@ assert_step() {
   : >"$STUB_LOG"
   launch 9 --primaryKey=event_type,event_id
   assert_success
-  exporter="$(java_call_for io.thriftbq.ingest.schema.SchemaExporter)"
+  exporter="$(java_call_for io.thriftbq.ingest.SchemaExporter)"
   grep -qxF -- --primaryKey=event_type,event_id <<<"$exporter"
   ! grep -qxF -- --primaryKey=event_id <<<"$exporter" || fail "step key given too: $exporter"
 
@@ -238,6 +238,6 @@ assert_step() {
   : >"$STUB_LOG"
   launch 8
   assert_success
-  [[ -z "$(java_call_for io.thriftbq.ingest.schema.SchemaExporter)" ]]
+  [[ -z "$(java_call_for io.thriftbq.ingest.SchemaExporter)" ]]
   ! grep -q "tfvars" "$STUB_LOG" || fail "step 8 got a change-mode variables file: $(cat "$STUB_LOG")"
 }

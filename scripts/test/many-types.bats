@@ -6,7 +6,7 @@ load test_helper
 
 INGEST_MAIN=io.thriftbq.ingest.IngestionPipeline
 DATAGEN_MAIN=io.thriftbq.datagen.DatagenPipeline
-EXPORTER=io.thriftbq.ingest.schema.SchemaExporter
+EXPORTER=io.thriftbq.ingest.SchemaExporter
 
 setup_file() {
   export REPO="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"

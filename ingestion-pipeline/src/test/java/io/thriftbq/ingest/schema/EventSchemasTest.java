@@ -7,6 +7,7 @@ import static org.junit.Assert.assertThrows;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableSchema;
+import io.thriftbq.ingest.SchemaExporter;
 import io.thriftbq.sample.Event;
 import io.thriftbq.testing.AllTypes;
 import io.thriftbq.testing.recursive.TreeNode;

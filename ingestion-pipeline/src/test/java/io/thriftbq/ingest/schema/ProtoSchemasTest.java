@@ -13,6 +13,7 @@ import com.google.api.services.bigquery.model.TableSchema;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
+import io.thriftbq.ingest.SchemaExporter;
 import io.thriftbq.sample.Event;
 import io.thriftbq.testing.AllTypes;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.schema;
+package io.thriftbq.ingest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -10,6 +10,8 @@ import static org.junit.Assert.assertTrue;
 import com.google.api.client.json.gson.GsonFactory;
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
+import io.thriftbq.ingest.schema.EventSchemas;
+import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftSource;
 import java.io.File;
 import java.io.IOException;
