@@ -146,8 +146,7 @@ public final class LocalReport {
         }
       }
     }
-    // A change stream's later changes replace or delete earlier rows: its check is the final
-    // state's, not one row per event.
+    // A change stream's later changes replace earlier rows: the final state is its check.
     for (long id = 0; report.changeState == null && id < config.events(); id++) {
       if (!seen.contains(id) && !report.validEventsDeadLettered.containsKey(id)) {
         report.missingIds.add(id);
@@ -199,27 +198,11 @@ public final class LocalReport {
       if (exactlyOnce) {
         problems.add(text + " by an exactly-once step");
       } else {
-        warnings.add(
-            text
-                + "; allowed for at-least-once writes (change mode, step 9, would keep one row per"
-                + " key: --primaryKey)");
+        warnings.add(text + "; allowed at least once (change mode keeps one row per key)");
       }
     }
-    if (changeState != null && !changeState.matches()) {
-      problems.add(
-          "the table is not the expected final state: "
-              + changeState.missing()
-              + " live key(s) missing, "
-              + changeState.wrong()
-              + " wrong, "
-              + changeState.stale()
-              + " stale, "
-              + changeState.deletedBack()
-              + " deleted key(s) back, "
-              + changeState.extraRows()
-              + " extra row(s); e.g. "
-              + changeState.examples());
-    }
+    if (changeState != null && !changeState.matches())
+      problems.add(FinalStateReport.problem(changeState));
     if (tables != null && !tables.misplaced().isEmpty()) {
       problems.add(
           tables.misplaced().size()
@@ -318,22 +301,7 @@ public final class LocalReport {
               "Id field values   %d missing, %d unexpected%n",
               idFieldMissing.size(), idFieldUnexpected.size()));
     }
-    if (changeState != null) {
-      s.append(
-          String.format(
-              "Final state       %s: %d keys (%d live, %d deleted); %d present, %d missing,"
-                  + " %d wrong, %d stale, %d deleted back, %d extra rows%n",
-              changeState.matches() ? "as expected" : "NOT as expected",
-              changeState.keysExpected(),
-              changeState.liveExpected(),
-              changeState.deletedExpected(),
-              changeState.present(),
-              changeState.missing(),
-              changeState.wrong(),
-              changeState.stale(),
-              changeState.deletedBack(),
-              changeState.extraRows()));
-    }
+    s.append(FinalStateReport.line(changeState));
     s.append(
         String.format(
             "Duplicates        %d ids, %d extra rows%s%n",

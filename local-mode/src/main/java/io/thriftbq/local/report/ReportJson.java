@@ -55,19 +55,7 @@ final class ReportJson {
       report.tables.putJson(root);
     }
     if (report.changeState != null) {
-      ObjectNode state = root.putObject("final_state");
-      state.put("as_expected", report.changeState.matches());
-      state.put("keys_expected", report.changeState.keysExpected());
-      state.put("live_expected", report.changeState.liveExpected());
-      state.put("deleted_expected", report.changeState.deletedExpected());
-      state.put("present", report.changeState.present());
-      state.put("missing", report.changeState.missing());
-      state.put("wrong", report.changeState.wrong());
-      state.put("stale", report.changeState.stale());
-      state.put("deleted_back", report.changeState.deletedBack());
-      state.put("extra_rows", report.changeState.extraRows());
-      ArrayNode examples = state.putArray("examples");
-      report.changeState.examples().forEach(examples::add);
+      FinalStateReport.putJson(root, report.changeState);
     }
 
     ObjectNode dead = root.putObject("dead_letters");
