@@ -5,8 +5,9 @@
 # (./mvnw -q -DskipTests -pl local-mode -am package). Appends one line per run to $OUT/results.tsv:
 # round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
 # bigqueryEmulatorCPU rowsPerBigQueryRequest peak5s/s sourceCPU
-# (latency after warm-up, or of the whole run when it is too short for that; CPU in CPU-seconds
-# per 100,000 events; sourceCPU is the Pub/Sub emulator's or the Kafka broker's).
+# (latency of events created after the warm-up; "-" when the run is too short to have any, never
+# the whole run's figure in its place; CPU in CPU-seconds per 100,000 events; sourceCPU is the
+# Pub/Sub emulator's or the Kafka broker's).
 #
 #   benchmarks/local-ab.sh A_ROOT B_ROOT [ROUNDS] [STEPS] [EVENTS] [RATE]
 #
@@ -48,10 +49,10 @@ except (OSError, ValueError):
     print("\t".join([run_round, step, build, "NO-REPORT (see the .log)"]))
     sys.exit()
 t, c = d["throughput"], d.get("costs", {})
-# After warm-up when the run is long enough to have such samples, else the whole run's.
-lat = d.get("latency_ms", {})
-if lat.get("after_warmup", {}).get("samples"):
-    lat = lat["after_warmup"]
+# After warm-up only: a run too short for it has no figure ("-"), not the whole run's.
+lat = d.get("latency_ms", {}).get("after_warmup", {})
+if not lat.get("samples"):
+    lat = {"p50": "-", "p99": "-"}
 print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["events"],
     t.get("publish_events_per_sec"), t.get("rows_per_sec_sustained"), lat.get("p50"),
     lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events"),

@@ -5,23 +5,25 @@
 # timeout and taking /tmp/jmh.lock for itself only, with `uptime` before and after.
 #
 #   benchmarks/sizing/campaign.sh OUT_DIR "NAME STEP EVENTS RATE SOURCE [RUN-LOCAL FLAGS]" ...
-#   benchmarks/sizing/campaign.sh OUT_DIR          (the default set below: steps 1-8 from Kafka,
-#                                                   steps 6-8 from Pub/Sub)
+#   benchmarks/sizing/campaign.sh OUT_DIR          (the default set below: steps 1-9 from Kafka,
+#                                                   steps 6-9 from Pub/Sub)
 #
-# Then: benchmarks/sizing/collect.py OUT_DIR/k1 ... OUT_DIR/p8 (writes measured.tsv) and
+# Then: benchmarks/sizing/collect.py OUT_DIR/k1 ... OUT_DIR/p9 (writes measured.tsv; --add keeps
+# the runs already there) and
 # scripts/generate-docs.sh (the tables). SKIP_BUILD=1 is set: build local mode first.
 set -uo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${script_dir}/../.." && pwd)"
 if [[ $# -lt 1 || "$1" == "-h" || "$1" == "--help" ]]; then
-  sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 base="$1"
 shift
 [[ $# -gt 0 ]] || set -- "k8 8 80000 4000 kafka" "k7 7 70000 4000 kafka" "k6 6 60000 4000 kafka" \
   "k5 5 45000 3000 kafka" "k4 4 40000 3000 kafka --triggering-frequency 1" "k3 3 25000 2000 kafka" "k2 2 25000 2000 kafka" \
-  "k1 1 25000 2000 kafka" "p8 8 60000 4000 pubsub" "p7 7 50000 4000 pubsub" "p6 6 50000 4000 pubsub"
+  "k1 1 25000 2000 kafka" "k9 9 80000 4000 kafka" "p8 8 60000 4000 pubsub" "p7 7 50000 4000 pubsub" \
+  "p6 6 50000 4000 pubsub" "p9 9 60000 4000 pubsub"
 export SKIP_BUILD=1 NO_GCE_CHECK=true
 cd "${repo_root}" || exit 1
 for spec in "$@"; do

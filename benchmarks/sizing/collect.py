@@ -3,7 +3,9 @@
 (docs/TUNING.md "Sizing 1M events/s: a model"), from benchmarks/profile-local.sh output
 directories.
 
-    benchmarks/sizing/collect.py DIR...   (one directory per run, in the order of the columns)
+    benchmarks/sizing/collect.py DIR...        (one directory per run, in the order of the columns)
+    benchmarks/sizing/collect.py --add DIR...  (keeps the runs already in measured.tsv; a run of the
+                                                same step and source replaces its column)
 
 Each DIR holds what profile-local.sh leaves (report.json, components.md, and the recording it was
 made from) plus uptime.txt (`uptime` before and after the run, as benchmarks/sizing/campaign.sh
@@ -65,9 +67,26 @@ def uptime(path):
     return start.split()[1], load(start), load(end), rc[3:]
 
 
-def main(dirs):
+def read_measured(path):
+    """The columns and rows of an existing measured.tsv, to add runs to it."""
+    columns, rows, order = [], {}, []
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("#"):
+            continue
+        cells = line.rstrip("\n").split("\t")
+        if cells[0] == "key":
+            columns = cells[1:]
+            continue
+        rows[cells[0]] = dict(zip(columns, cells[1:]))
+        order.append(cells[0])
+    return columns, rows, order
+
+
+def main(dirs, add=False):
     columns, rows, components, parsed = [], {}, [], {}
     order = []  # component rows in first-seen order
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "measured.tsv")
+    kept = read_measured(out) if add else ([], {}, [])
 
     def put(key, column, value):
         if key not in rows:
@@ -124,7 +143,29 @@ def main(dirs):
             for column in columns:
                 put(f"{window}:{name}", column, parsed[column][index].get(name, 0.0))
 
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "measured.tsv")
+    if add:
+        # Earlier runs first, as they were; a component only one side has is 0 on the other.
+        old_columns, old_rows, old_order = kept
+        for key in old_order:
+            if key not in rows:
+                rows[key] = {}
+        for key in order:
+            if key not in old_rows:
+                old_rows[key] = {}
+        order = [k for k in old_order if k.startswith("run:")] + \
+            [k for k in order if k.startswith("run:") and k not in old_order] + \
+            [k for k in old_order if not k.startswith("run:")] + \
+            [k for k in order if not k.startswith("run:") and k not in old_order]
+        for key in order:
+            blank = "" if key.startswith("run:") else 0.0
+            merged = {c: old_rows[key].get(c, blank) for c in old_columns}
+            merged.update({c: rows[key].get(c, blank) for c in columns})
+            rows[key] = merged
+        columns = old_columns + [c for c in columns if c not in old_columns]
+    # run:*, then each window's components with its total last, as the tables read them
+    order = [k for k in order if k.startswith("run:")] + [
+        k for w in ("whole:", "half:") for k in
+        [k for k in order if k.startswith(w) and k != w + "total"] + [w + "total"]]
     with open(out, "w", encoding="utf-8") as f:
         f.write("# Measured inputs of the 1M events/s sizing model (docs/TUNING.md \"Sizing 1M events/s: a\n"
                 "# model\"; benchmarks/RESULTS.md section 10). WRITTEN BY benchmarks/sizing/collect.py from\n"
@@ -142,4 +183,7 @@ if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__)
         sys.exit(2)
-    main(sys.argv[1:])
+    if sys.argv[1] == "--add":
+        main(sys.argv[2:], add=True)
+    else:
+        main(sys.argv[1:])

@@ -26,7 +26,8 @@ public final class CompareReport {
           "Exchanged bytes per input byte: bytes Flink's tasks wrote into data exchanges (every"
               + " shuffle) over the Thrift payload bytes published; on the DirectRunner, n/a.",
           "Latency: from the event's creation to its row being sent to the emulator, for events"
-              + " created after the first 10 s (warm-up); p50 and p99.");
+              + " created after the first 10 s (warm-up); p50 and p99; ? when no event was created"
+              + " after the warm-up (a run shorter than it).");
 
   private final List<StepFigures> steps;
   private final String setting;

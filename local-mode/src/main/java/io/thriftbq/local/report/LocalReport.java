@@ -356,28 +356,16 @@ public final class LocalReport {
       s.append(ComponentTable.byGroup(profile));
     }
     JsonNode l = json.path("latency_ms");
+    String warmUp = " created >= " + RunResult.WARMUP_MILLIS / 1000 + " s after start";
     if (latencySamples.length > 0) {
+      s.append(percentiles("Latency (ms)     ", l, latencySamples.length + " samples"));
       s.append(
-          String.format(
-              "Latency (ms)      p50 %d  p95 %d  p99 %d  max %d  (%d samples)%n",
-              l.path("p50").asLong(),
-              l.path("p95").asLong(),
-              l.path("p99").asLong(),
-              l.path("max").asLong(),
-              latencySamples.length));
-    }
-    JsonNode warm = l.path("after_warmup");
-    if (steadyLatencySamples.length > 0) {
-      s.append(
-          String.format(
-              "  after warm-up    p50 %d  p95 %d  p99 %d  max %d  (%d samples created >= %d s"
-                  + " after start)%n",
-              warm.path("p50").asLong(),
-              warm.path("p95").asLong(),
-              warm.path("p99").asLong(),
-              warm.path("max").asLong(),
-              steadyLatencySamples.length,
-              RunResult.WARMUP_MILLIS / 1000));
+          steadyLatencySamples.length > 0
+              ? percentiles(
+                  "  after warm-up   ",
+                  l.path("after_warmup"),
+                  steadyLatencySamples.length + " samples" + warmUp)
+              : "  after warm-up    none: no event was" + warmUp + "\n");
     }
     s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
     JsonNode rows = json.path("sample_rows");
@@ -395,5 +383,16 @@ public final class LocalReport {
     }
     s.append(ok() ? "Result            OK\n" : "Result            FAILED\n");
     return s.toString();
+  }
+
+  private static String percentiles(String label, JsonNode p, String samples) {
+    return String.format(
+        "%s p50 %d  p95 %d  p99 %d  max %d  (%s)%n",
+        label,
+        p.path("p50").asLong(),
+        p.path("p95").asLong(),
+        p.path("p99").asLong(),
+        p.path("max").asLong(),
+        samples);
   }
 }

@@ -15,7 +15,8 @@ import java.util.Map;
  * @param sustainedEventsPerSec rows/s between the first poll that saw rows and the last
  * @param sourceCpuPer100k the Pub/Sub emulator's or the Kafka broker's, whichever carried the
  *     events
- * @param latencyP50Millis p50 after warm-up (or of all samples when none came after it)
+ * @param latencyP50Millis p50 after warm-up; null when no event was created after the warm-up (a
+ *     run shorter than it), never the whole run's figure in its place
  * @param pipelineShareByGroup the pipeline's CPU by component group as shares of its whole (the
  *     profile's groups, in order), empty when the run was not profiled
  */
@@ -41,9 +42,7 @@ public record StepFigures(
   public static StepFigures of(TuningStep step, LocalReport report) {
     JsonNode json = report.json;
     JsonNode costs = json.path("costs");
-    JsonNode latency = json.path("latency_ms");
-    JsonNode steady = latency.path("after_warmup");
-    JsonNode percentiles = steady.has("p99") ? steady : latency;
+    JsonNode percentiles = json.path("latency_ms").path("after_warmup");
     return new StepFigures(
         step.number(),
         step.describe(),
