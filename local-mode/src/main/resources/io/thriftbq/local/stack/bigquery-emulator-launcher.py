@@ -9,10 +9,16 @@
 # - a cheaper Storage Write append path (install_fast_append below), unless
 #   THRIFTBQ_BQ_FAST_APPEND=0;
 # - BigQuery change data capture (rows with _CHANGE_TYPE on _default merged by primary key), on
-#   either append path: bigquery_emulator_cdc.py, next to this file, says what it models.
+#   either append path: bigquery_emulator_cdc.py, next to this file, says what it models;
+# - appends queued on a _default connection inserted together (install_grouped_appends), and the
+#   append path's catalog look-ups kept until the catalog may have changed (install_kept_lookups),
+#   both with the fast path.
 #
 # Environment: THRIFTBQ_BQ_MAX_MESSAGE_BYTES (the gRPC message limit, default 10 MiB),
-# THRIFTBQ_BQ_FAST_APPEND (1 by default; 0 keeps the emulator's own append path).
+# THRIFTBQ_BQ_FAST_APPEND (1 by default; 0 keeps the emulator's own append path, and turns the
+# two below off too), THRIFTBQ_BQ_GROUP_APPENDS and THRIFTBQ_BQ_KEEP_LOOKUPS (1 by default; 0
+# turns either off alone, for A/B runs), THRIFTBQ_BQ_GROUP_MAX_ROWS (rows of one joined insert,
+# default 2000).
 # `python bigquery-emulator-launcher.py --self-test [ROWS]` checks the fast path against the
 # emulator's own functions on random rows, in process, without starting a server;
 # `python bigquery-emulator-launcher.py --cdc-self-test` checks the CDC model the same way.
@@ -380,6 +386,300 @@ def install_fast_append():
     return True
 
 
+# --- Queued appends to _default inserted together ---------------------------------------------
+#
+# Why: every append the emulator takes is its own DuckLake transaction: catalog and schema look-ups
+# (tables.load, tables.columns, twice or three times), a query checking values that cannot be cast,
+# and an INSERT that writes a Parquet file and commits. py-spy put 90% of the emulator's CPU there
+# at 10 rows per request (55 ms a request on the CI machine class, about 20x its cost per row at
+# 500). With a write per struct, appends are small, and the emulator fell behind.
+# What: when appends to a _default stream queue on a connection (the client pipelines them; they
+# queue when the emulator is behind), the ones waiting are appended as one request of their rows,
+# through the emulator's own _append (its checks, the CDC layer, the insert), and each gets the
+# response it would have had alone. When the joined append fails in any way (a row error, or the
+# INSERT itself raising, which here never inserts part of the rows), nothing was inserted, and the
+# requests are appended again one by one, as the emulator would have: same rows, same errors.
+# Streams other than _default (offsets, flush, finalize, commit), change rows (_CHANGE_TYPE) and
+# requests that carry offsets are never joined.
+
+GROUP_MAX_ROWS = int(os.environ.get("THRIFTBQ_BQ_GROUP_MAX_ROWS", "2000"))
+
+
+class _JoinedInsertFailed(Exception):
+    """The joined append's INSERT raised: nothing of it was inserted."""
+
+
+class _OneInsert(list):
+    """The joined rows as tabledata._insert receives them, reporting a length of 1: its only use
+    of len() is to re-raise, rather than retry row by row, when the INSERT of every row fails."""
+
+    def __len__(self):
+        return 1
+
+
+def install_grouped_appends():
+    import queue
+
+    from google.cloud.bigquery_storage_v1 import types
+    from local_bigquery.catalog import tabledata
+    from local_bigquery.grpc import write
+
+    import duckdb
+
+    joining = threading.local()
+    own_table_insert = tabledata._insert
+    counts = {"joined": 0, "redone": 0}  # groups of 2+ requests: inserted as one, redone alone
+
+    def table_insert(table, schema, rows):
+        if not getattr(joining, "on", False):
+            return own_table_insert(table, schema, rows)
+        try:
+            return own_table_insert(table, schema, _OneInsert(rows))
+        except duckdb.Error as error:
+            raise _JoinedInsertFailed(str(error)) from error
+
+    def joinable(request, rows):
+        return (
+            type(rows) is list
+            and "offset" not in request
+            and request.write_stream.endswith("/streams/_default")
+        )
+
+    def answer(stream, group):
+        """Responses for the queued appends of group (row lists, in order) to stream."""
+        if len(group) == 1:
+            yield write._append(stream, group[0], None)
+            return
+        joining.on = True
+        try:
+            response = write._append(stream, [row for rows in group for row in rows], None)
+        except Exception:  # noqa: BLE001 - nothing was inserted; redone one by one below
+            # _JoinedInsertFailed, or the emulator's own checks raising before any insert: the
+            # requests alone then answer, or raise, where the emulator would have.
+            response = None
+        finally:
+            joining.on = False
+        if response is not None and "error" not in response:
+            counts["joined"] += 1
+            for _ in group:
+                alone = types.AppendRowsResponse(write_stream=stream.name)
+                alone.append_result = types.AppendRowsResponse.AppendResult()
+                yield alone
+            return
+        counts["redone"] += 1
+        for rows in group:  # nothing was inserted: each on its own, as the emulator would
+            yield write._append(stream, rows, None)
+
+    def append(requests):
+        pending = queue.Queue()
+        end = object()
+
+        def read():
+            try:
+                for request in requests:
+                    pending.put(request)
+            except Exception as error:  # noqa: BLE001 - raised in the responding thread
+                pending.put(error)
+            pending.put(end)
+
+        threading.Thread(target=read, name="thriftbq-append-reader", daemon=True).start()
+        name, decode = None, None
+        stream, group, size = None, [], 0
+        item = pending.get()
+        while True:
+            if item is end or isinstance(item, Exception):
+                yield from answer(stream, group) if group else ()
+                if item is end:
+                    return
+                raise item
+            try:
+                name = item.write_stream or name
+                target = write._stream(name)
+                decode = write._decoder(item) or decode
+                rows = decode(item, write.tables.columns(*target.table))
+            except Exception:
+                yield from answer(stream, group) if group else ()
+                raise
+            if group and (target is not stream or not joinable(item, rows)):
+                yield from answer(stream, group)
+                group, size = [], 0
+            if joinable(item, rows):
+                stream = target
+                group.append(rows)
+                size += len(rows)
+            else:
+                offset = item.offset if "offset" in item else None
+                yield write._append(target, rows, offset)
+            if group and size >= GROUP_MAX_ROWS:
+                yield from answer(stream, group)
+                group, size = [], 0
+            try:
+                item = pending.get_nowait()
+            except queue.Empty:
+                if group:
+                    yield from answer(stream, group)
+                    group, size = [], 0
+                item = pending.get()
+
+    tabledata._insert = table_insert
+    write.append = append
+    # The gRPC server's table of methods holds the function it was built with: point AppendRows
+    # at this one (importing the server module after the line above builds it with this one too).
+    from local_bigquery.grpc import server
+
+    server.SERVICES["google.cloud.bigquery.storage.v1.BigQueryWrite"]["AppendRows"] = (
+        server._streaming(
+            append, types.AppendRowsRequest, types.AppendRowsResponse, bidirectional=True
+        )
+    )
+    return counts
+
+
+# --- Catalog look-ups of the append path, kept between catalog changes ---------------------------
+#
+# Why: after the INSERT itself, the largest part of an append's cost is looking the table up again:
+# write.append reads its columns for every request, and tabledata.insert_all loads the table (to
+# raise "not found" or drop it when expired), binds SELECT * to read its column types, and reads
+# its columns once more: five DuckLake catalog queries a request (py-spy: ~55% of the emulator's CPU
+# at 10 rows per request).
+# What: the append path keeps what those look-ups return, per table, until the catalog may have
+# changed: every REST request and every job (queries can run DDL) starts a new generation, which
+# empties the kept look-ups, and a table past its expiration time is looked up again. The values
+# are the emulator's own functions' results, called the first time; nothing else reads them.
+
+
+class _CatalogGeneration:
+    def __init__(self):
+        self.number = 0
+        self.lock = threading.Lock()
+
+    def advance(self):
+        with self.lock:
+            self.number += 1
+
+
+class _BumpingAsgi:
+    """The emulator's REST app, with a new catalog generation before and after every request."""
+
+    def __init__(self, app, generation):
+        self.app = app
+        self.generation = generation
+
+    async def __call__(self, scope, receive, send):
+        if scope.get("type") != "http":
+            return await self.app(scope, receive, send)
+        self.generation.advance()
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            self.generation.advance()
+
+
+def install_kept_lookups():
+    import types as pytypes
+
+    import local_bigquery
+    from local_bigquery.catalog import metadata, tabledata
+    from local_bigquery.engine import database
+    from local_bigquery.grpc import write
+    from local_bigquery.jobs import runner
+
+    generation = _CatalogGeneration()
+    local_bigquery.app = _BumpingAsgi(local_bigquery.app, generation)
+    own_submit = runner._executor.submit
+
+    def submit(fn, *args, **kwargs):
+        def in_generations(*a, **k):
+            generation.advance()
+            try:
+                return fn(*a, **k)
+            finally:
+                generation.advance()
+
+        generation.advance()
+        return own_submit(in_generations, *args, **kwargs)
+
+    runner._executor.submit = submit
+    kept = {}  # (what, table) -> (generation, value)
+    tables = write.tables
+    own_columns, own_load = tables.columns, tables.load
+
+    def remember(what, table, compute):
+        number = generation.number
+        found = kept.get((what, table))
+        if found is not None and found[0] == number:
+            return found[1]
+        value = compute()
+        if generation.number == number:
+            if len(kept) > 10_000:
+                kept.clear()
+            kept[(what, table)] = (number, value)
+        return value
+
+    def columns(project_id, dataset_id, table_id):
+        return remember("columns", (project_id, dataset_id, table_id),
+                        lambda: own_columns(project_id, dataset_id, table_id))
+
+    def load(project_id, dataset_id, table_id):
+        table = (project_id, dataset_id, table_id)
+        resource = remember("load", table, lambda: own_load(project_id, dataset_id, table_id))
+        expiration = resource.expirationTime
+        if expiration is not None and int(expiration) <= int(metadata.now()):
+            kept.pop(("load", table), None)
+            return own_load(project_id, dataset_id, table_id)  # drops it, raises not found
+        return resource
+
+    class _Relation:
+        __slots__ = ("columns", "types")
+
+        def __init__(self, relation):
+            self.columns, self.types = list(relation.columns), list(relation.types)
+
+    class _Cursor:
+        """A cursor whose SELECT * ... LIMIT 0 (insert_all's read of the column types) is kept."""
+
+        def __init__(self, cur):
+            self.cur = cur
+
+        def sql(self, query):
+            if query.startswith("SELECT * FROM ") and query.endswith(" LIMIT 0"):
+                return remember("types", query, lambda: _Relation(self.cur.sql(query)))
+            return self.cur.sql(query)
+
+        def __getattr__(self, name):
+            return getattr(self.cur, name)
+
+    class _Database:
+        def __init__(self):
+            import contextlib
+
+            @contextlib.contextmanager
+            def cursor():
+                with database.cursor() as cur:
+                    yield _Cursor(cur)
+
+            self.cursor = cursor
+
+        def __getattr__(self, name):
+            return getattr(database, name)
+
+    own_insert_all = tabledata.insert_all
+    scope = dict(own_insert_all.__globals__)
+    scope.update(columns=columns, load=load, database=_Database())
+    tabledata.insert_all = pytypes.FunctionType(
+        own_insert_all.__code__,
+        scope,
+        own_insert_all.__name__,
+        own_insert_all.__defaults__,
+        own_insert_all.__closure__,
+    )
+    write.tables = pytypes.SimpleNamespace(
+        **{name: getattr(tables, name) for name in dir(tables) if not name.startswith("__")}
+    )
+    write.tables.columns = columns
+    return generation
+
+
 def _sibling(name):
     """A module copied next to this file (BigQueryEmulator.copyLauncher copies them together)."""
     from importlib import util
@@ -412,9 +712,14 @@ def install_change_data_capture():
 def main():
     install_message_limit()
     install_kept_message_classes()
-    if os.environ.get("THRIFTBQ_BQ_FAST_APPEND", "1") != "0":
-        install_fast_append()
+    fast = os.environ.get("THRIFTBQ_BQ_FAST_APPEND", "1") != "0" and install_fast_append()
     install_change_data_capture()
+    # Both rely on this version's internals as the fast path does, and go with it: with
+    # THRIFTBQ_BQ_FAST_APPEND=0 the emulator appends entirely its own way.
+    if fast and os.environ.get("THRIFTBQ_BQ_GROUP_APPENDS", "1") != "0":
+        install_grouped_appends()
+    if fast and os.environ.get("THRIFTBQ_BQ_KEEP_LOOKUPS", "1") != "0":
+        install_kept_lookups()
     from local_bigquery.cli import main as emulator
 
     sys.argv[0] = "local-bigquery"

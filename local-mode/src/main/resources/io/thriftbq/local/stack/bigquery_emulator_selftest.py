@@ -2,7 +2,8 @@
 # `python bigquery-emulator-launcher.py --self-test [BATCHES] [SEED]` (run by
 # io.thriftbq.local.stack.FastAppendEquivalenceTest). Every batch is appended twice through
 # local_bigquery.grpc.write.append, once with the emulator's own _decoder and _insert and once with
-# the launcher's, each into its own table of the same schema; the responses (offsets, errors,
+# the launcher's (its decoder and insert, and its grouped append joining the requests queued on a
+# _default connection), each into its own table of the same schema; the responses (offsets, errors,
 # row_errors) must be equal, and so must everything the tables hold at the end. The rows cover the
 # BigQuery types the pipeline writes and more (INT64, FLOAT64, BOOL, STRING, BYTES, TIMESTAMP, DATE,
 # NUMERIC, JSON, RECORD, REPEATED), fields the table does not have, shapes that disagree with the
@@ -13,6 +14,8 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+
+SIGNED_ZERO = re.compile(r"(?<![\w.])-0\.0(?![\d])")
 
 SCHEMA = [
     {"name": "seq", "type": "INT64", "mode": "REQUIRED"},
@@ -286,8 +289,15 @@ def run(launcher, args):
     from local_bigquery.models import Table
 
     launcher.install_kept_message_classes()
-    own = (write._decoder, write._insert)
-    fast = launcher._build_fast_append(write, tabledata)
+    own = (write._decoder, write._insert, write.append, tabledata.insert_all, write.tables)
+    grouped = launcher.install_grouped_appends()
+    generation = launcher.install_kept_lookups()
+    fast = (
+        *launcher._build_fast_append(write, tabledata),
+        write.append,
+        tabledata.insert_all,
+        write.tables,
+    )
     descriptor = _descriptor()
     message = write._message_class(descriptor)
     rng = random.Random(seed)
@@ -329,7 +339,12 @@ def run(launcher, args):
     def contents(path):
         name = tables.name(*write.table(path))
         rows = database.fetch(f"SELECT CAST(COLUMNS(*) AS VARCHAR) FROM {name}")
-        return sorted(repr(row) for row in rows)
+        # The sign of a zero inside a repeated record is not kept the same way whatever the
+        # request sizes: the emulator's own path, given the same rows in one request or in
+        # several, stores -0.0 in one case and 0.0 in the other (DuckDB's storage of the insert;
+        # checked on 2026-11-27). Joining queued appends changes request sizes, so zeros are
+        # compared without their sign; every other value exactly.
+        return sorted(SIGNED_ZERO.sub("0.0", repr(row)) for row in rows)
 
     tables_by_path = {}
     for variant in ("own", "fast"):
@@ -339,6 +354,14 @@ def run(launcher, args):
     decoded_rows = 0
     refused = raised = 0
     for batch in range(batches):
+        if batch == batches // 2:
+            # A catalog change half-way (as a REST call or a query job would make, each of which
+            # starts a new generation): a column the rows carry is dropped, so a kept look-up
+            # that outlived it would insert into a column that is gone instead of refusing rows.
+            for variant in tables_by_path.values():
+                for path in variant.values():
+                    database.execute(f"ALTER TABLE {tables.name(*write.table(path))} DROP COLUMN color")
+            generation.advance()
         bad = rng.random() < 0.35
         wild = not bad and rng.random() < 0.1  # timestamps beyond Python's: the append raises
         size = rng.choice([1, 2, 7, 50, 300])
@@ -350,6 +373,10 @@ def run(launcher, args):
         ]
         kind = rng.choice(["default", "default", "committed", "pending", "buffered"])
         again = rng.random() < 0.5
+        # _default: the rows in 1-4 requests on one connection, which the launcher's grouped
+        # append joins into one insert (and redoes one by one when the joined one fails)
+        cuts = sorted(rng.sample(range(1, size), min(size - 1, rng.randrange(4)))) if size > 1 else []
+        pieces = [rows[a:b] for a, b in zip([0] + cuts, cuts + [size])]
         results = {}
         # The decoded rows themselves, before any insert: same keys, order, values and types.
         fields = tables.columns(*write.table(tables_by_path["own"]["default"]))
@@ -359,13 +386,14 @@ def run(launcher, args):
             outcome(lambda: repr(own[0](probe)(probe, fields))),
             outcome(lambda: repr(fast[0](probe)(probe, fields))),
         )
-        for variant, (decoder, insert) in (("own", own), ("fast", fast)):
-            write._decoder, write._insert = decoder, insert
+        for variant, (decoder, insert, append, insert_all, lookups) in (("own", own), ("fast", fast)):
+            write._decoder, write._insert, write.append = decoder, insert, append
+            tabledata.insert_all, write.tables = insert_all, lookups
             path = tables_by_path[variant][kind]
             names = []
             if kind == "default":
                 name = f"{path}/streams/_default"
-                calls = [request(name, rows, None, True)]
+                calls = [request(name, piece, None, i == 0) for i, piece in enumerate(pieces)]
             else:
                 kinds = {"committed": Type.COMMITTED, "pending": Type.PENDING, "buffered": Type.BUFFERED}
                 created = write.create(
@@ -396,7 +424,7 @@ def run(launcher, args):
         refused += seen.count("row_errors {")
         raised += seen.count("('raised'")
         compare(f"batch {batch} ({kind}, {len(rows)} rows, bad={bad})", results["own"], results["fast"])
-    write._decoder, write._insert = own
+    write._decoder, write._insert, write.append, tabledata.insert_all, write.tables = own
     for kind in ("default", "committed", "pending", "buffered"):
         compare(
             f"table {kind}",
@@ -414,7 +442,11 @@ def run(launcher, args):
     if refused == 0:
         print("self-test FAILED: no row was refused, the error path was not compared")
         return 1
+    if grouped["joined"] == 0 or grouped["redone"] == 0:
+        print(f"self-test FAILED: grouped appends not both exercised ({grouped})")
+        return 1
     print(f"self-test OK: {batches} batches, {decoded_rows} rows appended by each path, "
-          f"{written} written, {refused} row errors, {raised} calls that raised; "
+          f"{written} written, {refused} row errors, {raised} calls that raised, "
+          f"{grouped['joined']} groups of queued appends joined, {grouped['redone']} redone alone; "
           "same responses and table contents")
     return 0
