@@ -7,6 +7,7 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.local.beamio.StorageApiClientCaches;
 import io.thriftbq.local.config.ChangeMix;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.SourceKind;
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.apache.beam.sdk.io.gcp.bigquery.StorageApiClientCaches;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;

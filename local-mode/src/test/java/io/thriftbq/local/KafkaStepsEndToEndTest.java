@@ -8,6 +8,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
+import io.thriftbq.local.beamio.StorageApiClientCaches;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.config.TuningStep;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.beam.sdk.io.gcp.bigquery.StorageApiClientCaches;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
