@@ -225,6 +225,16 @@ public class ReportJsonKeysTest {
   }
 
   @Test
+  public void theFiguresReadBackFromTheJsonAreTheOnesWritten() {
+    for (RunResult result :
+        List.of(
+            result("pubsub"), result("kafka"), result("pubsub", false), result("kafka", false))) {
+      LocalReport report = LocalReport.of(result);
+      assertEquals(report.figures, ReportFigures.fromJson(report.json));
+    }
+  }
+
+  @Test
   public void theStepComparisonReadsTheSameFigures() {
     LocalReport report = LocalReport.of(result("kafka"));
     StepFigures figures = StepFigures.of(LocalRunConfig.defaults().step(), report);
