@@ -59,6 +59,6 @@ grep -E '^(Rows in table|Missing ids|Duplicates|Throughput|Cost|Result)' "${out}
   echo "step ${step}: ${events} events offered at ${rate}/s, $(date -u +%Y-%m-%dT%H:%M:%SZ)," \
     "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   java -cp "${repo_root}/local-mode/target/local-mode-bundled.jar" \
-    io.thriftbq.local.profile.ComponentTable "${out}/report.json"
+    io.thriftbq.local.report.ProfileTables "${out}/report.json"
 } | tee "${out}/components.md"
 exit "${status}"

@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import io.thriftbq.local.beamio.StorageApiClientCaches;
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.TuningStep;
@@ -55,7 +56,7 @@ public final class LocalRunner {
       LocalReport report = new LocalRun(stack, one, out).execute();
       // The cancelled step's cached append clients keep their emulator streams (and worker
       // threads) open; the next steps would find the emulator answering nothing.
-      org.apache.beam.sdk.io.gcp.bigquery.StorageApiClientCaches.closeAll();
+      StorageApiClientCaches.closeAll();
       out.print(report.format());
       reports.add(report);
       figures.add(StepFigures.of(step, report));

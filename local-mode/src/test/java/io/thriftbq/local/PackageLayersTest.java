@@ -28,10 +28,12 @@ public class PackageLayersTest {
   /** Bottom to top: a package may use only packages listed before it. */
   static final List<String> LAYERS =
       List.of(
-          "stack", // emulator processes and their clients
+          "latency", // the hand-off latency probe: each row's age when it leaves for BigQuery
+          "beamio", // Beam's Pub/Sub and BigQuery clients pointed at the emulators
           "profile", // the pipeline's CPU by component: JFR and /proc, the rules
           "engine", // the embedded Flink cluster or the DirectRunner
-          "config", // what a run does: flags, tuning steps, tables
+          "config", // what a run does: flags, source kind, tuning steps, tables
+          "stack", // the emulators' and the Kafka broker's processes, and their clients
           "progress", // following a run: polls, CPU, rates, pipeline metrics
           "source", // where events are published: EventSource, Pub/Sub, publishers
           "result", // RunResult: what a run observed, as values

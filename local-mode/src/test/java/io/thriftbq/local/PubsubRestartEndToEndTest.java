@@ -12,6 +12,7 @@ import static org.junit.Assert.assertEquals;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.local.beamio.StorageApiClientCaches;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.config.TuningStep;
@@ -30,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.io.gcp.bigquery.StorageApiClientCaches;
 import org.junit.After;
 import org.junit.BeforeClass;
 import org.junit.Rule;

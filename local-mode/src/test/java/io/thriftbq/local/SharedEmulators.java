@@ -1,8 +1,8 @@
 package io.thriftbq.local;
 
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.stack.EmulatorStack;
-import io.thriftbq.local.stack.SourceKind;
 
 /**
  * One emulator pair for every end-to-end test class in the surefire JVM: starting them costs 5-15

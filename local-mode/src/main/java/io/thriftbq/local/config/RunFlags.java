@@ -2,7 +2,6 @@ package io.thriftbq.local.config;
 
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.engine.LocalEngine;
-import io.thriftbq.local.stack.SourceKind;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,47 +1,19 @@
 package io.thriftbq.local.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
 
 /**
  * The component split as text, from a report's JSON ({@link ComponentSplit#toJson}): one line per
- * group for the run's summary, and the full tables for {@code benchmarks/profile-local.sh}:
- *
- * <pre>
- * java -cp local-mode-bundled.jar io.thriftbq.local.profile.ComponentTable REPORT.json
- * </pre>
+ * group for the run's summary, and the full tables that {@code
+ * io.thriftbq.local.report.ProfileTables} prints for {@code benchmarks/profile-local.sh}.
  */
 public final class ComponentTable {
   /** The report's key for the profile. */
   public static final String REPORT_KEY = "pipeline_cpu_by_component";
 
   private ComponentTable() {}
-
-  public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      System.err.println("usage: ComponentTable REPORT.json (a report of a --profile run)");
-      System.exit(2);
-    }
-    JsonNode report = new ObjectMapper().readTree(Path.of(args[0]).toFile());
-    JsonNode profile = report.path(REPORT_KEY);
-    if (!profile.has("window")) {
-      System.err.println(args[0] + " has no " + REPORT_KEY + " (run with --profile)");
-      System.exit(1);
-    }
-    System.out.printf(
-        Locale.ROOT,
-        "local mode's own figure: pipeline %.1f µs of CPU per event (RunCosts)%n",
-        report.path("costs").path("pipeline_cpu_sec_per_100k_events").asDouble(Double.NaN) * 10);
-    System.out.print(full(profile.path("window")));
-    if (profile.has("second_half")) {
-      System.out.println("\nsecond half of the window:");
-      System.out.print(full(profile.path("second_half")));
-    }
-  }
 
   /** A line per group: µs per event and share, for the run's summary. */
   public static String byGroup(JsonNode split) {

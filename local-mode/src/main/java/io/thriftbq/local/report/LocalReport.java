@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.profile.ComponentTable;
+import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.ChangeStateCheck;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
@@ -92,6 +93,9 @@ public final class LocalReport {
   /** Latencies of events created after the warm-up ({@link LocalRun#WARMUP_MILLIS}). */
   public long[] steadyLatencySamples = new long[0];
 
+  /** The measured figures: throughput, costs, latency. */
+  public ReportFigures figures;
+
   public ObjectNode json;
 
   /** The report on {@code result}: totals over the run's tables, what is missing, the verdict. */
@@ -160,6 +164,7 @@ public final class LocalReport {
     }
     report.tables = TableReport.of(result, report);
     report.judge(idField);
+    report.figures = ReportFigures.of(result);
     report.json = ReportJson.of(report, result);
     return report;
   }
@@ -315,34 +320,34 @@ public final class LocalReport {
     if (tables != null) {
       s.append(tables.format());
     }
-    JsonNode t = json.path("throughput");
+    ThroughputFigures t = figures.throughput();
     s.append(
         String.format(
             "Throughput        published %s events/s; ingestion %s rows/s sustained, %s rows/s"
                 + " peak (%s)%n",
-            t.path("publish_events_per_sec").asText("?"),
-            t.path("rows_per_sec_sustained").asText("?"),
-            t.path("rows_per_sec_peak_5s").asText("?"),
-            t.path("peak_window").asText("?")));
-    s.append("  sustained: ").append(t.path("sustained_how").asText()).append('\n');
-    s.append("  peak: ").append(t.path("peak_how").asText()).append('\n');
-    JsonNode cost = json.path("costs");
+            orElse(t.publishEventsPerSec(), "?"),
+            orElse(t.rowsPerSecSustained(), "?"),
+            t.rowsPerSecPeak5s(),
+            t.peakWindow()));
+    s.append("  sustained: ").append(Throughput.SUSTAINED_HOW).append('\n');
+    s.append("  peak: ").append(Throughput.PEAK_HOW).append('\n');
+    CostFigures cost = figures.costs();
     s.append(
         String.format(
             "Cost              pipeline %s CPU-s, %s %s, BigQuery emulator %s"
                 + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
-            cost.path("pipeline_cpu_sec_per_100k_events").asText("?"),
-            ReportJson.sourceServer(c),
-            cost.path(ReportJson.sourceCpuKey(c)).asText("?"),
-            cost.path("bigquery_emulator_cpu_sec_per_100k_events").asText("?"),
-            cost.path("encoded_bytes_per_element").asText("?"),
-            cost.path("exchanged_bytes_per_input_byte").asText("n/a")));
-    JsonNode requests = cost.path("bigquery_requests");
-    if (!requests.isMissingNode()) {
+            orElse(cost.pipelineCpuPer100k(), "?"),
+            cost.source().serverName(),
+            orElse(cost.sourceCpuPer100k(), "?"),
+            orElse(cost.bigqueryCpuPer100k(), "?"),
+            orElse(cost.encodedBytesPerElement(), "?"),
+            orElse(cost.exchangedBytesPerInputByte(), "n/a")));
+    CostFigures.BigQueryRequests requests = cost.bigqueryRequests();
+    if (requests != null) {
       s.append(
           String.format(
-              "  to BigQuery: %s requests, %s rows per request%n",
-              requests.path("count").asText(), requests.path("rows_per_request").asText()));
+              "  to BigQuery: %d requests, %s rows per request%n",
+              requests.count(), requests.rowsPerRequest()));
     }
     JsonNode profile = json.path(ComponentTable.REPORT_KEY).path("window");
     if (profile.has("groups")) {
@@ -355,16 +360,14 @@ public final class LocalReport {
               ComponentTable.REPORT_KEY));
       s.append(ComponentTable.byGroup(profile));
     }
-    JsonNode l = json.path("latency_ms");
+    LatencyFigures l = figures.latency();
     String warmUp = " created >= " + RunResult.WARMUP_MILLIS / 1000 + " s after start";
     if (latencySamples.length > 0) {
-      s.append(percentiles("Latency (ms)     ", l, latencySamples.length + " samples"));
+      s.append(l.all().line("Latency (ms)     ", latencySamples.length + " samples"));
       s.append(
           steadyLatencySamples.length > 0
-              ? percentiles(
-                  "  after warm-up   ",
-                  l.path("after_warmup"),
-                  steadyLatencySamples.length + " samples" + warmUp)
+              ? l.afterWarmup()
+                  .line("  after warm-up   ", steadyLatencySamples.length + " samples" + warmUp)
               : "  after warm-up    none: no event was" + warmUp + "\n");
     }
     s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
@@ -385,14 +388,8 @@ public final class LocalReport {
     return s.toString();
   }
 
-  private static String percentiles(String label, JsonNode p, String samples) {
-    return String.format(
-        "%s p50 %d  p95 %d  p99 %d  max %d  (%s)%n",
-        label,
-        p.path("p50").asLong(),
-        p.path("p95").asLong(),
-        p.path("p99").asLong(),
-        p.path("max").asLong(),
-        samples);
+  /** A figure as the JSON writes it, or {@code missing} when the run could not measure it. */
+  private static String orElse(@Nullable Double figure, String missing) {
+    return figure == null ? missing : figure.toString();
   }
 }

@@ -2,25 +2,21 @@ package io.thriftbq.local.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.profile.ComponentTable;
-import io.thriftbq.local.progress.Percentiles;
-import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressSample;
-import io.thriftbq.local.progress.RunCosts;
-import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.RunResult;
-import io.thriftbq.local.stack.HandOffLatencyProbe;
 import io.thriftbq.local.stack.LoopbackHttp;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.function.ToDoubleFunction;
 
-/** The report as JSON ({@code --report FILE}); every measured figure says how it was measured. */
+/**
+ * The report as JSON ({@code --report FILE}); the measured figures are {@link ReportFigures}, and
+ * every one says how it was measured.
+ */
 final class ReportJson {
   private ReportJson() {}
 
@@ -78,12 +74,12 @@ final class ReportJson {
       report.malformedWrongStruct.stream().limit(20).forEach(wrongStruct::add);
     }
 
-    putThroughput(root.putObject("throughput"), report, result);
-    putCosts(root.putObject("costs"), result);
+    root.set(ThroughputFigures.KEY, report.figures.throughput().toJson());
+    root.set(CostFigures.KEY, report.figures.costs().toJson());
     if (result.cpuByComponent() != null) {
       root.set(ComponentTable.REPORT_KEY, result.cpuByComponent().toJson());
     }
-    putLatency(root.putObject("latency_ms"), report, result);
+    root.set(LatencyFigures.KEY, report.figures.latency().toJson());
 
     ObjectNode counters = root.putObject("pipeline_counters");
     new TreeMap<>(result.pipelineCounters()).forEach(counters::put);
@@ -152,159 +148,5 @@ final class ReportJson {
     }
     ArrayNode args = configuration.putArray("ingestion_args");
     result.ingestionArgs().forEach(args::add);
-  }
-
-  private static void putThroughput(ObjectNode throughput, LocalReport report, RunResult result) {
-    Progress progress = result.progress();
-    if (result.generatorMillis() > 0) {
-      throughput.put(
-          "publish_events_per_sec",
-          round(report.eventsPublished * 1000.0 / result.generatorMillis()));
-      throughput.put("publish_wall_sec", round(result.generatorMillis() / 1000.0));
-    }
-    Throughput rates = Throughput.of(progress.timeline(), Throughput.PEAK_WINDOW_MILLIS);
-    if (rates.sustainedRowsPerSec() > 0) {
-      throughput.put("rows_per_sec_sustained", round(rates.sustainedRowsPerSec()));
-    }
-    throughput.put("rows_per_sec_peak_5s", round(rates.peakRowsPerSec()));
-    throughput.put("writing_interval_sec", round(rates.writingMillis() / 1000.0));
-    throughput.put(
-        "peak_window",
-        rates.windowLongerThanWriting()
-            ? "whole writing interval, under 5 s"
-            : "best window of >= 5 s");
-    throughput.put("sustained_how", Throughput.SUSTAINED_HOW);
-    throughput.put("peak_how", Throughput.PEAK_HOW);
-    if (progress.accountedAtMillis() > 0) {
-      throughput.put("all_accounted_after_sec", round(progress.accountedAtMillis() / 1000.0));
-    }
-  }
-
-  private static void putLatency(ObjectNode latency, LocalReport report, RunResult result) {
-    latency.put("interval", LocalReport.LATENCY_INTERVAL);
-    putPercentiles(latency, report.latencySamples);
-    ObjectNode steady = latency.putObject("after_warmup");
-    steady.put(
-        "meaning",
-        "only events created at least "
-            + RunResult.WARMUP_MILLIS / 1000
-            + " s after the ingestion pipeline was started, leaving out the engine's"
-            + " start-up");
-    putPercentiles(steady, report.steadyLatencySamples);
-    RunResult.LatencyDistribution pipelineLatency = result.pipelineLatency();
-    if (pipelineLatency != null) {
-      ObjectNode d = latency.putObject("pipeline_metric_" + IngestionMetrics.END_TO_END_LATENCY_MS);
-      d.put("meaning", "event creation to the step just before BigQueryIO (Beam distribution)");
-      d.put("count", pipelineLatency.count());
-      d.put("mean", round(pipelineLatency.mean()));
-      d.put("min", pipelineLatency.min());
-      d.put("max", pipelineLatency.max());
-    }
-  }
-
-  private static void putPercentiles(ObjectNode node, long[] samples) {
-    node.put("samples", samples.length);
-    if (samples.length > 0) {
-      Percentiles p = new Percentiles(samples);
-      node.put("p50", p.percentile(50));
-      node.put("p95", p.percentile(95));
-      node.put("p99", p.percentile(99));
-      node.put("max", p.max());
-      node.put("mean", round(p.mean()));
-    }
-  }
-
-  /** What the run spent; every figure says how it was measured. */
-  private static void putCosts(ObjectNode costs, RunResult result) {
-    Progress progress = result.progress();
-    if (!Double.isNaN(result.encodedBytesPerElement())) {
-      costs.put("encoded_bytes_per_element", round(result.encodedBytesPerElement()));
-    }
-    costs.put(
-        "encoded_bytes_per_element_how",
-        "mean size of the first "
-            + RunResult.ENCODED_SIZE_SAMPLE
-            + " generated events converted by this run's plan and encoded with the coder the"
-            + " pipeline gives the collection it hands to BigQueryIO (what a shuffle carries)");
-    HandOffLatencyProbe.HandOffRequests requests = result.bigqueryRequests();
-    if (requests.requests() > 0) {
-      ObjectNode node = costs.putObject("bigquery_requests");
-      node.put("count", requests.requests());
-      node.put("rows_per_request", round(requests.rowsPerRequest()));
-      node.put(
-          "how",
-          "the Storage Write appends or insertAll requests the pipeline sent the emulator, with the"
-              + " rows they carried (retries count again); the emulator's cost per row falls"
-              + " steeply with the rows per request");
-    }
-    if (progress.costsMeasured()) {
-      List<RunCosts.Sample> samples = progress.costs();
-      putPer100k(costs, "pipeline_cpu_sec_per_100k_events", samples, RunCosts.Sample::pipelineCpu);
-      putPer100k(costs, sourceCpuKey(result.source()), samples, RunCosts.Sample::sourceCpu);
-      putPer100k(
-          costs,
-          "bigquery_emulator_cpu_sec_per_100k_events",
-          samples,
-          RunCosts.Sample::bigqueryCpu);
-      costs.put(
-          "cpu_how",
-          "CPU seconds per 100,000 rows written or dead-lettered, between the first once-a-second"
-              + " poll that saw rows and the poll that saw every event (start-up left out);"
-              + " pipeline: this JVM's process CPU time less the publisher's and the poller's"
-              + " threads (the engine, Beam, our code, GC and JIT); emulators and broker: each"
-              + " process with its children, including the poller's queries");
-    }
-    if (result.exchangedBytes() != null && result.payloadBytesPublished() > 0) {
-      costs.put(
-          "exchanged_bytes_per_input_byte",
-          round((double) result.exchangedBytes() / result.payloadBytesPublished()));
-      ObjectNode byTask = costs.putObject("exchanged_bytes_by_sending_task");
-      new TreeMap<>(result.exchangedBytesByTask()).forEach(byTask::put);
-      costs.put(
-          "exchanged_bytes_how",
-          "bytes Flink's tasks serialized into data exchanges (numBytesOut of every task: the"
-              + " shuffles before the exactly-once write's sharded streams, and any other"
-              + " exchange) divided by the Thrift payload bytes published");
-    }
-  }
-
-  private static void putPer100k(
-      ObjectNode costs,
-      String name,
-      List<RunCosts.Sample> samples,
-      ToDoubleFunction<RunCosts.Sample> cpu) {
-    Double value = samples.isEmpty() ? null : RunCosts.perHundredThousandRows(samples, cpu);
-    if (value != null) {
-      costs.put(name, round(value));
-    }
-  }
-
-  /**
-   * The costs key of the server that carried the run's events, from the run's source (as {@link
-   * io.thriftbq.local.source.EventSource#describe()} names it) or its report's configuration.
-   */
-  static String sourceCpuKey(java.util.Map<String, String> source) {
-    return sourceCpuKey("kafka".equals(source.get("source")));
-  }
-
-  static String sourceCpuKey(com.fasterxml.jackson.databind.JsonNode configuration) {
-    return sourceCpuKey("kafka".equals(configuration.path("source").asText()));
-  }
-
-  private static String sourceCpuKey(boolean kafka) {
-    return kafka
-        ? "kafka_broker_cpu_sec_per_100k_events"
-        : "pubsub_emulator_cpu_sec_per_100k_events";
-  }
-
-  /** What carried the run's events, for the report's text. */
-  static String sourceServer(com.fasterxml.jackson.databind.JsonNode configuration) {
-    return "kafka".equals(configuration.path("source").asText())
-        ? "Kafka broker"
-        : "Pub/Sub emulator";
-  }
-
-  static double round(double value) {
-    return Math.round(value * 10) / 10.0;
   }
 }

@@ -40,23 +40,24 @@ public record StepFigures(
   }
 
   public static StepFigures of(TuningStep step, LocalReport report) {
-    JsonNode json = report.json;
-    JsonNode costs = json.path("costs");
-    JsonNode percentiles = json.path("latency_ms").path("after_warmup");
+    ThroughputFigures throughput = report.figures.throughput();
+    CostFigures costs = report.figures.costs();
+    LatencyFigures.Spread steady = report.figures.latency().afterWarmup();
+    Double published = throughput.publishEventsPerSec();
     return new StepFigures(
         step.number(),
         step.describe(),
         report.ok(),
-        json.path("throughput").path("publish_events_per_sec").asDouble(0),
-        number(json.path("throughput").path("rows_per_sec_sustained")),
-        number(costs.path("pipeline_cpu_sec_per_100k_events")),
-        number(costs.path(ReportJson.sourceCpuKey(json.path("configuration")))),
-        number(costs.path("bigquery_emulator_cpu_sec_per_100k_events")),
-        number(costs.path("encoded_bytes_per_element")),
-        number(costs.path("exchanged_bytes_per_input_byte")),
-        percentiles.has("p50") ? percentiles.path("p50").asLong() : null,
-        percentiles.has("p99") ? percentiles.path("p99").asLong() : null,
-        groupShares(json.path(ComponentTable.REPORT_KEY).path("window").path("groups")));
+        published == null ? 0 : published,
+        throughput.rowsPerSecSustained(),
+        costs.pipelineCpuPer100k(),
+        costs.sourceCpuPer100k(),
+        costs.bigqueryCpuPer100k(),
+        costs.encodedBytesPerElement(),
+        costs.exchangedBytesPerInputByte(),
+        steady.measured() ? steady.p50() : null,
+        steady.measured() ? steady.p99() : null,
+        groupShares(report.json.path(ComponentTable.REPORT_KEY).path("window").path("groups")));
   }
 
   private static Map<String, Double> groupShares(JsonNode groups) {
@@ -65,9 +66,5 @@ public record StepFigures(
       shares.put(group.path("group").asText(), group.path("share").asDouble());
     }
     return shares;
-  }
-
-  private static Double number(JsonNode node) {
-    return node.isNumber() ? node.asDouble() : null;
   }
 }

@@ -2,10 +2,10 @@ package io.thriftbq.local.result;
 
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.latency.HandOffLatencyProbe;
 import io.thriftbq.local.profile.PipelineProfile;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.source.MalformedMessages;
-import io.thriftbq.local.stack.HandOffLatencyProbe;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.thriftbq.local.run;
 
 import io.thriftbq.ingest.IngestionPipeline;
 import io.thriftbq.ingest.options.IngestionOptions;
-import io.thriftbq.local.stack.EmulatorBigQueryServices;
+import io.thriftbq.local.beamio.EmulatorBigQueryServices;
+import io.thriftbq.local.beamio.PlaintextPubsubGrpcClientFactory;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.util.List;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.io.gcp.pubsub.PlaintextPubsubGrpcClientFactory;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**

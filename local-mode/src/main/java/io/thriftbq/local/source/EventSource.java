@@ -1,7 +1,7 @@
 package io.thriftbq.local.source;
 
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.stack.EmulatorStack;
-import io.thriftbq.local.stack.SourceKind;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

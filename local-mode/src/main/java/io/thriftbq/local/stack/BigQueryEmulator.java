@@ -264,7 +264,10 @@ public final class BigQueryEmulator implements AutoCloseable {
     return "http://" + FreePorts.LOOPBACK + ":" + restPort;
   }
 
-  /** The plaintext Storage Write gRPC endpoint, host:port, for {@link EmulatorBigQueryServices}. */
+  /**
+   * The plaintext Storage Write gRPC endpoint, host:port, for {@link
+   * io.thriftbq.local.beamio.EmulatorBigQueryServices}.
+   */
   public String storageWriteEndpoint() {
     return FreePorts.LOOPBACK + ":" + grpcPort;
   }

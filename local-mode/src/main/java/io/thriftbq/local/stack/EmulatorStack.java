@@ -1,5 +1,6 @@
 package io.thriftbq.local.stack;
 
+import io.thriftbq.local.config.SourceKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

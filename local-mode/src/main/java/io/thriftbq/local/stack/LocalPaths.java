@@ -1,5 +1,6 @@
 package io.thriftbq.local.stack;
 
+import io.thriftbq.local.config.SourceKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;

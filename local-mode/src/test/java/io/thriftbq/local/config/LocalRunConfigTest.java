@@ -11,7 +11,6 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.LocalRunner;
 import io.thriftbq.local.engine.LocalEngine;
-import io.thriftbq.local.stack.SourceKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

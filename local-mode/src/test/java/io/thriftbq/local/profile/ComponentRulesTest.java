@@ -43,11 +43,11 @@ public class ComponentRulesTest {
         stack(
             "com.google.protobuf.CodedInputStream",
             "java.util.HashMap",
-            "io.thriftbq.local.stack.EventTimeExtractor",
-            "io.thriftbq.local.stack.EmulatorBigQueryServices$PinnedAppendClient",
+            "io.thriftbq.local.latency.EventTimeExtractor",
+            "io.thriftbq.local.beamio.EmulatorBigQueryServices$PinnedAppendClient",
             "org.apache.flink.streaming.runtime.tasks.StreamTask");
     assertEquals(PROBE, RULES.classify(probe));
-    assertEquals("io.thriftbq.local.stack.EventTimeExtractor.m", RULES.decidingFrame(probe));
+    assertEquals("io.thriftbq.local.latency.EventTimeExtractor.m", RULES.decidingFrame(probe));
     // The same protobuf frames under our converter are ours.
     assertEquals(
         OURS,

@@ -15,20 +15,25 @@ public class SourceFiguresTest {
   @Test
   public void kafkaRunsReportTheBrokersCpu() {
     ObjectNode configuration = LoopbackHttp.JSON.createObjectNode().put("source", "kafka");
-    assertEquals("kafka_broker_cpu_sec_per_100k_events", ReportJson.sourceCpuKey(configuration));
     assertEquals(
-        "kafka_broker_cpu_sec_per_100k_events", ReportJson.sourceCpuKey(Map.of("source", "kafka")));
-    assertEquals("Kafka broker", ReportJson.sourceServer(configuration));
+        "kafka_broker_cpu_sec_per_100k_events",
+        CostFigures.sourceCpuKey(ReportFigures.sourceKind(configuration)));
+    assertEquals(
+        "kafka_broker_cpu_sec_per_100k_events",
+        CostFigures.sourceCpuKey(ReportFigures.sourceKind(Map.of("source", "kafka"))));
+    assertEquals("Kafka broker", ReportFigures.sourceKind(configuration).serverName());
   }
 
   @Test
   public void pubsubRunsKeepTheirKey() {
     ObjectNode configuration = LoopbackHttp.JSON.createObjectNode().put("source", "pubsub");
-    assertEquals("pubsub_emulator_cpu_sec_per_100k_events", ReportJson.sourceCpuKey(configuration));
+    assertEquals(
+        "pubsub_emulator_cpu_sec_per_100k_events",
+        CostFigures.sourceCpuKey(ReportFigures.sourceKind(configuration)));
     assertEquals(
         "reports written before the source was named",
         "Pub/Sub emulator",
-        ReportJson.sourceServer(LoopbackHttp.JSON.createObjectNode()));
+        ReportFigures.sourceKind(LoopbackHttp.JSON.createObjectNode()).serverName());
   }
 
   @Test

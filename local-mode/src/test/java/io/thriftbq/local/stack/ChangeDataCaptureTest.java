@@ -15,6 +15,7 @@ import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
+import io.thriftbq.local.beamio.EmulatorBigQueryServices;
 import io.thriftbq.local.config.LocalRunConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -23,6 +23,7 @@ import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.local.beamio.EmulatorBigQueryServices;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.run.Converters;
 import io.thriftbq.local.run.GeneratorArgs;

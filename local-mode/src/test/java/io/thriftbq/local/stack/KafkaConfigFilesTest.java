@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.thriftbq.local.config.SourceKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

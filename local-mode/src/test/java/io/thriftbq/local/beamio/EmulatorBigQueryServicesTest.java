@@ -1,15 +1,13 @@
-package io.thriftbq.local.stack;
+package io.thriftbq.local.beamio;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.lessThan;
-import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import com.google.api.services.bigquery.model.TableRow;
 import com.google.cloud.bigquery.storage.v1.AppendRowsRequest;
 import com.google.cloud.bigquery.storage.v1.AppendRowsResponse;
 import com.google.cloud.bigquery.storage.v1.BatchCommitWriteStreamsRequest;
@@ -31,9 +29,9 @@ import com.google.protobuf.Int64Value;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
+import io.thriftbq.local.latency.HandOffLatencyProbe;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory;
@@ -183,36 +181,11 @@ public class EmulatorBigQueryServicesTest {
   }
 
   @Test
-  public void streamingInsertsFeedTheProbeThroughTheDatasetService() {
-    long createdAt = System.currentTimeMillis() - 250;
-    TableRow withTime =
-        new TableRow()
-            .set(
-                "_attributes",
-                List.of(
-                    Map.of("key", "event_id", "value", "1"),
-                    Map.of("key", "event_time_ms", "value", Long.toString(createdAt))));
-    EventTimeExtractor.recordTableRows(List.of(withTime, new TableRow().set("x", 1)));
-    long[] samples = HandOffLatencyProbe.samples();
-    assertEquals(1, samples.length);
-    assertThat(samples[0], greaterThanOrEqualTo(250L));
-  }
-
-  @Test
   public void datasetServiceProxyDelegatesEveryCall() throws Exception {
     BigQueryServices.DatasetService proxied =
         new EmulatorBigQueryServices(endpoint).getDatasetService(options());
     assertTrue(proxied instanceof BigQueryServices.DatasetService);
     proxied.close();
-  }
-
-  @Test
-  public void probeKeepsSamplesInOrder() {
-    HandOffLatencyProbe.record(5);
-    HandOffLatencyProbe.record(3);
-    assertArrayEquals(new long[] {5, 3}, HandOffLatencyProbe.samples());
-    HandOffLatencyProbe.reset();
-    assertEquals(0, HandOffLatencyProbe.samples().length);
   }
 
   private static DescriptorProto rowDescriptor() {

@@ -1,9 +1,12 @@
-package io.thriftbq.local.stack;
+package io.thriftbq.local.latency;
 
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import com.google.api.services.bigquery.model.TableRow;
 import com.google.cloud.bigquery.storage.v1.ProtoRows;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
@@ -16,6 +19,7 @@ import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.After;
 import org.junit.Before;
@@ -38,6 +42,22 @@ public class EventTimeExtractorTest {
   @After
   public void resetProbe() {
     HandOffLatencyProbe.reset();
+  }
+
+  @Test
+  public void streamingInsertRowsFeedTheProbe() {
+    long createdAt = System.currentTimeMillis() - 250;
+    TableRow withTime =
+        new TableRow()
+            .set(
+                "_attributes",
+                List.of(
+                    Map.of("key", "event_id", "value", "1"),
+                    Map.of("key", "event_time_ms", "value", Long.toString(createdAt))));
+    EventTimeExtractor.recordTableRows(List.of(withTime, new TableRow().set("x", 1)));
+    long[] samples = HandOffLatencyProbe.samples();
+    assertEquals(1, samples.length);
+    assertThat(samples[0], greaterThanOrEqualTo(250L));
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.thriftbq.local.stack;
+package io.thriftbq.local.config;
 
 import java.util.Locale;
 
@@ -9,7 +9,10 @@ import java.util.Locale;
 public enum SourceKind {
   /** Google's Pub/Sub emulator (a gcloud component). */
   PUBSUB("pubsub", "Pub/Sub emulator"),
-  /** A real single-node Apache Kafka broker in KRaft mode (see {@link KafkaBroker}). */
+  /**
+   * A real single-node Apache Kafka broker in KRaft mode (see {@link
+   * io.thriftbq.local.stack.KafkaBroker}).
+   */
   KAFKA("kafka", "Kafka broker");
 
   private final String flagValue;

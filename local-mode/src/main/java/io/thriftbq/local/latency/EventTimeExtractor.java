@@ -1,4 +1,4 @@
-package io.thriftbq.local.stack;
+package io.thriftbq.local.latency;
 
 import com.google.api.services.bigquery.model.TableRow;
 import com.google.cloud.bigquery.storage.v1.ProtoRows;
@@ -23,7 +23,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * _kafka_headers} column (Kafka). Rows with neither (the dead-letter table, or a run without {@code
  * --includeAttributes} or {@code --includeKafkaHeaders}) are skipped.
  */
-final class EventTimeExtractor {
+public final class EventTimeExtractor {
   private static final Logger LOG = Logger.getLogger(EventTimeExtractor.class.getName());
   static final List<String> ATTRIBUTE_COLUMNS = List.of("_attributes", "_kafka_headers");
   static final String EVENT_TIME_KEY = "event_time_ms";
@@ -43,7 +43,8 @@ final class EventTimeExtractor {
   }
 
   /** For appends to {@code table} (null when unknown). */
-  EventTimeExtractor(DescriptorProtos.DescriptorProto descriptorProto, @Nullable String table) {
+  public EventTimeExtractor(
+      DescriptorProtos.DescriptorProto descriptorProto, @Nullable String table) {
     this.table = table;
     Descriptors.FieldDescriptor attributesField = null;
     Descriptors.FieldDescriptor keyField = null;
@@ -91,7 +92,7 @@ final class EventTimeExtractor {
    * of what the append itself costs (parsing whole rows into {@code DynamicMessage}s, as this did
    * at first, cost about a sixth of the pipeline's CPU at saturation).
    */
-  void recordAppend(ProtoRows rows) {
+  public void recordAppend(ProtoRows rows) {
     HandOffLatencyProbe.recordRequest(rows.getSerializedRowsCount());
     if (!enabled()) {
       return;
@@ -216,7 +217,7 @@ final class EventTimeExtractor {
   }
 
   /** An {@code insertAll(TableReference, List<FailsafeValueInSingleWindow<TableRow, ?>>, ...)}. */
-  static void recordInsertAll(Object reference, Object rowList) {
+  public static void recordInsertAll(Object reference, Object rowList) {
     if (!(rowList instanceof List)) {
       return;
     }

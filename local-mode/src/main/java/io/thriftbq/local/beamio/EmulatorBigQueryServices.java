@@ -1,4 +1,4 @@
-package io.thriftbq.local.stack;
+package io.thriftbq.local.beamio;
 
 import com.google.api.core.ApiFuture;
 import com.google.api.core.ApiFutures;
@@ -33,6 +33,8 @@ import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Int64Value;
 import io.grpc.ManagedChannelBuilder;
+import io.thriftbq.local.latency.EventTimeExtractor;
+import io.thriftbq.local.latency.HandOffLatencyProbe;
 import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

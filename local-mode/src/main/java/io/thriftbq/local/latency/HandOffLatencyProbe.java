@@ -1,4 +1,4 @@
-package io.thriftbq.local.stack;
+package io.thriftbq.local.latency;
 
 import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -6,8 +6,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * Records, in this JVM, how long after its creation each event row was handed to BigQuery: from the
  * {@code event_time_ms} attribute (stored in the row's {@code _attributes} column) to the moment
- * {@link EmulatorBigQueryServices} sends the row to the emulator (Storage Write append or {@code
- * insertAll} request).
+ * {@link io.thriftbq.local.beamio.EmulatorBigQueryServices} sends the row to the emulator (Storage
+ * Write append or {@code insertAll} request).
  *
  * <p>Beam's metrics only offer distributions (count, sum, min, max), not percentiles, and this is
  * the one place in local mode that sees every row at the hand-off; the DirectRunner runs the
@@ -135,7 +135,7 @@ public final class HandOffLatencyProbe {
   }
 
   /** The table id in a Storage Write stream name or table URN ({@code .../tables/T/...}). */
-  static @Nullable String tableOfStream(@Nullable String name) {
+  public static @Nullable String tableOfStream(@Nullable String name) {
     if (name == null) {
       return null;
     }

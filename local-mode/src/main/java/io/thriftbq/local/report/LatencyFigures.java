@@ -1,0 +1,143 @@
+package io.thriftbq.local.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.local.progress.Percentiles;
+import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.stack.LoopbackHttp;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * How long events took to reach BigQuery: the JSON report's {@code latency_ms} object, whose keys
+ * are written and read here only.
+ *
+ * @param all the hand-off latency of every row
+ * @param afterWarmup the same, for events created after the warm-up ({@link
+ *     RunResult#WARMUP_MILLIS})
+ * @param pipelineMetric the pipeline's own end-to-end latency distribution, its mean rounded to one
+ *     decimal; null when it reported none
+ */
+public record LatencyFigures(
+    Spread all, Spread afterWarmup, RunResult.@Nullable LatencyDistribution pipelineMetric) {
+  static final String KEY = "latency_ms";
+  private static final String AFTER_WARMUP = "after_warmup";
+  private static final String PIPELINE_METRIC =
+      "pipeline_metric_" + IngestionMetrics.END_TO_END_LATENCY_MS;
+  private static final String METRIC_COUNT = "count";
+  private static final String METRIC_MEAN = "mean";
+  private static final String METRIC_MIN = "min";
+  private static final String METRIC_MAX = "max";
+
+  /**
+   * Percentiles of a set of latencies in ms; with no samples, only {@code samples} (0) means
+   * anything and the JSON holds nothing else.
+   *
+   * @param mean rounded to one decimal, as the JSON holds it
+   */
+  public record Spread(int samples, long p50, long p95, long p99, long max, double mean) {
+    private static final String SAMPLES = "samples";
+    private static final String P50 = "p50";
+    private static final String P95 = "p95";
+    private static final String P99 = "p99";
+    private static final String MAX = "max";
+    private static final String MEAN = "mean";
+
+    static Spread of(long[] latencies) {
+      if (latencies.length == 0) {
+        return new Spread(0, 0, 0, 0, 0, 0);
+      }
+      Percentiles p = new Percentiles(latencies);
+      return new Spread(
+          latencies.length,
+          p.percentile(50),
+          p.percentile(95),
+          p.percentile(99),
+          p.max(),
+          ReportFigures.round(p.mean()));
+    }
+
+    public boolean measured() {
+      return samples > 0;
+    }
+
+    /** The text report's line: {@code label}, the percentiles, then {@code samples} in words. */
+    String line(String label, String samples) {
+      return String.format(
+          "%s p50 %d  p95 %d  p99 %d  max %d  (%s)%n", label, p50, p95, p99, max, samples);
+    }
+
+    void putJson(ObjectNode json) {
+      json.put(SAMPLES, samples);
+      if (measured()) {
+        json.put(P50, p50);
+        json.put(P95, p95);
+        json.put(P99, p99);
+        json.put(MAX, max);
+        json.put(MEAN, mean);
+      }
+    }
+
+    static Spread fromJson(JsonNode json) {
+      return new Spread(
+          json.path(SAMPLES).asInt(),
+          json.path(P50).asLong(),
+          json.path(P95).asLong(),
+          json.path(P99).asLong(),
+          json.path(MAX).asLong(),
+          json.path(MEAN).asDouble());
+    }
+  }
+
+  static LatencyFigures of(RunResult result) {
+    return new LatencyFigures(
+        Spread.of(result.latencySamples()),
+        Spread.of(result.steadyLatencySamples()),
+        rounded(result.pipelineLatency()));
+  }
+
+  private static RunResult.@Nullable LatencyDistribution rounded(
+      RunResult.@Nullable LatencyDistribution metric) {
+    return metric == null
+        ? null
+        : new RunResult.LatencyDistribution(
+            metric.count(), ReportFigures.round(metric.mean()), metric.min(), metric.max());
+  }
+
+  ObjectNode toJson() {
+    ObjectNode json = LoopbackHttp.JSON.createObjectNode();
+    json.put("interval", LocalReport.LATENCY_INTERVAL);
+    all.putJson(json);
+    ObjectNode steady = json.putObject(AFTER_WARMUP);
+    steady.put(
+        "meaning",
+        "only events created at least "
+            + RunResult.WARMUP_MILLIS / 1000
+            + " s after the ingestion pipeline was started, leaving out the engine's"
+            + " start-up");
+    afterWarmup.putJson(steady);
+    if (pipelineMetric != null) {
+      ObjectNode d = json.putObject(PIPELINE_METRIC);
+      d.put("meaning", "event creation to the step just before BigQueryIO (Beam distribution)");
+      d.put(METRIC_COUNT, pipelineMetric.count());
+      d.put(METRIC_MEAN, pipelineMetric.mean());
+      d.put(METRIC_MIN, pipelineMetric.min());
+      d.put(METRIC_MAX, pipelineMetric.max());
+    }
+    return json;
+  }
+
+  static LatencyFigures fromJson(JsonNode json) {
+    JsonNode metric = json.path(PIPELINE_METRIC);
+    return new LatencyFigures(
+        Spread.fromJson(json),
+        Spread.fromJson(json.path(AFTER_WARMUP)),
+        metric.isObject()
+            ? new RunResult.LatencyDistribution(
+                metric.path(METRIC_COUNT).asLong(),
+                metric.path(METRIC_MEAN).asDouble(),
+                metric.path(METRIC_MIN).asLong(),
+                metric.path(METRIC_MAX).asLong())
+            : null);
+  }
+}

@@ -1,0 +1,372 @@
+package io.thriftbq.local.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.latency.HandOffLatencyProbe;
+import io.thriftbq.local.progress.Progress;
+import io.thriftbq.local.progress.ProgressSample;
+import io.thriftbq.local.progress.RunCosts;
+import io.thriftbq.local.result.DeadLetterContents;
+import io.thriftbq.local.result.EventTableContents;
+import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.stack.LoopbackHttp;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.LongStream;
+import org.junit.Test;
+
+/**
+ * The JSON report's keys and figures, pinned: {@code benchmarks/local-ab.sh}, {@code
+ * benchmarks/sizing/collect.py} and {@code benchmarks/profile-local.sh} parse them by name, so a
+ * renamed or dropped key breaks them silently.
+ */
+public class ReportJsonKeysTest {
+  private static final String TABLE = "p:d.events";
+
+  /** Every key path of the report of a run that measured everything; arrays as {@code []}. */
+  private static final List<String> EVERY_KEY =
+      List.of(
+          "configuration",
+          "configuration.direct_runner_checks",
+          "configuration.events",
+          "configuration.exactly_once",
+          "configuration.extra_setting",
+          "configuration.format",
+          "configuration.ingestion_args",
+          "configuration.ingestion_args[]",
+          "configuration.publisher",
+          "configuration.rate_per_sec",
+          "configuration.records_per_message",
+          "configuration.runner",
+          "configuration.seed",
+          "configuration.source",
+          "configuration.step",
+          "configuration.step_settings_replaced_by_ingest_args",
+          "configuration.subscription",
+          "configuration.table",
+          "configuration.tables",
+          "configuration.tables[]",
+          "configuration.tables[].kind",
+          "configuration.tables[].name",
+          "configuration.topic",
+          "configuration.write_method",
+          "costs",
+          "costs.bigquery_emulator_cpu_sec_per_100k_events",
+          "costs.bigquery_requests",
+          "costs.bigquery_requests.count",
+          "costs.bigquery_requests.how",
+          "costs.bigquery_requests.rows_per_request",
+          "costs.cpu_how",
+          "costs.encoded_bytes_per_element",
+          "costs.encoded_bytes_per_element_how",
+          "costs.exchanged_bytes_by_sending_task",
+          "costs.exchanged_bytes_by_sending_task.write",
+          "costs.exchanged_bytes_how",
+          "costs.exchanged_bytes_per_input_byte",
+          "costs.pipeline_cpu_sec_per_100k_events",
+          "costs.pubsub_emulator_cpu_sec_per_100k_events",
+          "dead_letters",
+          "dead_letters.by_stage",
+          "dead_letters.by_stage.DECODE",
+          "dead_letters.malformed_found",
+          "dead_letters.malformed_missing",
+          "dead_letters.malformed_wrong_stage",
+          "dead_letters.total",
+          "dead_letters.valid_events_dead_lettered",
+          "latency_ms",
+          "latency_ms.after_warmup",
+          "latency_ms.after_warmup.max",
+          "latency_ms.after_warmup.mean",
+          "latency_ms.after_warmup.meaning",
+          "latency_ms.after_warmup.p50",
+          "latency_ms.after_warmup.p95",
+          "latency_ms.after_warmup.p99",
+          "latency_ms.after_warmup.samples",
+          "latency_ms.interval",
+          "latency_ms.max",
+          "latency_ms.mean",
+          "latency_ms.p50",
+          "latency_ms.p95",
+          "latency_ms.p99",
+          "latency_ms.pipeline_metric_end_to_end_latency_ms",
+          "latency_ms.pipeline_metric_end_to_end_latency_ms.count",
+          "latency_ms.pipeline_metric_end_to_end_latency_ms.max",
+          "latency_ms.pipeline_metric_end_to_end_latency_ms.mean",
+          "latency_ms.pipeline_metric_end_to_end_latency_ms.meaning",
+          "latency_ms.pipeline_metric_end_to_end_latency_ms.min",
+          "latency_ms.samples",
+          "pipeline_counters",
+          "pipeline_counters.rows_written",
+          "problems",
+          "published",
+          "published.events",
+          "published.malformed_messages",
+          "sample_dead_letters",
+          "sample_dead_letters[]",
+          "sample_dead_letters[].stage",
+          "sample_rows",
+          "sample_rows[]",
+          "sample_rows[].id",
+          "status",
+          "table",
+          "table.distinct_event_ids",
+          "table.duplicate_extra_rows",
+          "table.duplicate_ids",
+          "table.duplicate_sample",
+          "table.missing_ids",
+          "table.missing_sample",
+          "table.rows",
+          "table.rows_without_event_id",
+          "throughput",
+          "throughput.all_accounted_after_sec",
+          "throughput.peak_how",
+          "throughput.peak_window",
+          "throughput.publish_events_per_sec",
+          "throughput.publish_wall_sec",
+          "throughput.rows_per_sec_peak_5s",
+          "throughput.rows_per_sec_sustained",
+          "throughput.sustained_how",
+          "throughput.writing_interval_sec",
+          "timeline",
+          "timeline[]",
+          "timeline[].dead_letters",
+          "timeline[].rows",
+          "timeline[].t_ms",
+          "timeline_start_epoch_ms",
+          "warnings");
+
+  @Test
+  public void theReportKeepsEveryKeyTheBenchmarksRead() {
+    assertEquals(EVERY_KEY, keyPaths(LocalReport.of(result("pubsub")).json));
+  }
+
+  @Test
+  public void theFiguresAreWrittenUnderTheirKeys() {
+    JsonNode json = LocalReport.of(result("pubsub")).json;
+    JsonNode throughput = json.path("throughput");
+    assertEquals(200.0, throughput.path("publish_events_per_sec").asDouble(), 0);
+    assertEquals(5.0, throughput.path("publish_wall_sec").asDouble(), 0);
+    assertEquals(100.0, throughput.path("rows_per_sec_sustained").asDouble(), 0);
+    assertEquals(12.0, throughput.path("all_accounted_after_sec").asDouble(), 0);
+    JsonNode costs = json.path("costs");
+    assertEquals(200.0, costs.path("pipeline_cpu_sec_per_100k_events").asDouble(), 0);
+    assertEquals(50.0, costs.path("pubsub_emulator_cpu_sec_per_100k_events").asDouble(), 0);
+    assertEquals(300.0, costs.path("bigquery_emulator_cpu_sec_per_100k_events").asDouble(), 0);
+    assertEquals(123.5, costs.path("encoded_bytes_per_element").asDouble(), 0);
+    assertEquals(2.5, costs.path("exchanged_bytes_per_input_byte").asDouble(), 0);
+    assertEquals(4, costs.path("bigquery_requests").path("count").asLong());
+    assertEquals(250.0, costs.path("bigquery_requests").path("rows_per_request").asDouble(), 0);
+    JsonNode latency = json.path("latency_ms");
+    assertEquals(1000, latency.path("samples").asLong());
+    assertEquals(500, latency.path("p50").asLong());
+    assertEquals(990, latency.path("p99").asLong());
+    assertEquals(1000, latency.path("max").asLong());
+    assertEquals(500, latency.path("after_warmup").path("samples").asLong());
+    assertEquals(750, latency.path("after_warmup").path("p50").asLong());
+    assertEquals(995, latency.path("after_warmup").path("p99").asLong());
+    assertEquals(
+        42.5, latency.path("pipeline_metric_end_to_end_latency_ms").path("mean").asDouble(), 0);
+  }
+
+  @Test
+  public void aKafkaRunNamesTheBrokersCpu() {
+    JsonNode costs = LocalReport.of(result("kafka")).json.path("costs");
+    assertEquals(50.0, costs.path("kafka_broker_cpu_sec_per_100k_events").asDouble(), 0);
+    assertFalse(costs.has("pubsub_emulator_cpu_sec_per_100k_events"));
+  }
+
+  @Test
+  public void theTextReportShowsTheFigures() {
+    String text = LocalReport.of(result("pubsub")).format();
+    assertContains(text, "published 200.0 events/s; ingestion 100.0 rows/s sustained");
+    assertContains(text, "pipeline 200.0 CPU-s, Pub/Sub emulator 50.0, BigQuery emulator 300.0");
+    assertContains(text, "123.5 bytes per element; 2.5 bytes exchanged per input byte");
+    assertContains(text, "to BigQuery: 4 requests, 250.0 rows per request");
+    assertContains(text, "p50 500  p95 950  p99 990  max 1000  (1000 samples)");
+    assertContains(text, "p50 750  p95 975  p99 995  max 1000  (500 samples created >= 10 s");
+  }
+
+  @Test
+  public void figuresNotMeasuredAreLeftOut() {
+    LocalReport report = LocalReport.of(result("pubsub", false));
+    assertEquals(List.of("encoded_bytes_per_element_how"), keyPaths(report.json.path("costs")));
+    assertEquals(
+        List.of(
+            "peak_how",
+            "peak_window",
+            "rows_per_sec_peak_5s",
+            "rows_per_sec_sustained",
+            "sustained_how",
+            "writing_interval_sec"),
+        keyPaths(report.json.path("throughput")));
+    assertEquals(
+        List.of(
+            "after_warmup", "after_warmup.meaning", "after_warmup.samples", "interval", "samples"),
+        keyPaths(report.json.path("latency_ms")));
+    String text = report.format();
+    assertContains(text, "published ? events/s; ingestion 100.0 rows/s sustained");
+    assertContains(text, "pipeline ? CPU-s, Pub/Sub emulator ?, BigQuery emulator ?");
+    assertContains(text, "? bytes per element; n/a bytes exchanged per input byte");
+    StepFigures figures = StepFigures.of(LocalRunConfig.defaults().step(), report);
+    assertEquals(0.0, figures.publishedPerSec(), 0);
+    assertEquals(null, figures.pipelineCpuPer100k());
+    assertEquals(null, figures.sourceCpuPer100k());
+    assertEquals(null, figures.encodedBytesPerElement());
+    assertEquals(null, figures.latencyP50Millis());
+  }
+
+  @Test
+  public void theFiguresReadBackFromTheJsonAreTheOnesWritten() {
+    for (RunResult result :
+        List.of(
+            result("pubsub"), result("kafka"), result("pubsub", false), result("kafka", false))) {
+      LocalReport report = LocalReport.of(result);
+      assertEquals(report.figures, ReportFigures.fromJson(report.json));
+    }
+  }
+
+  @Test
+  public void theStepComparisonReadsTheSameFigures() {
+    LocalReport report = LocalReport.of(result("kafka"));
+    StepFigures figures = StepFigures.of(LocalRunConfig.defaults().step(), report);
+    assertEquals(200.0, figures.publishedPerSec(), 0);
+    assertEquals(100.0, figures.sustainedEventsPerSec(), 0);
+    assertEquals(200.0, figures.pipelineCpuPer100k(), 0);
+    assertEquals(50.0, figures.sourceCpuPer100k(), 0);
+    assertEquals(300.0, figures.bigqueryCpuPer100k(), 0);
+    assertEquals(123.5, figures.encodedBytesPerElement(), 0);
+    assertEquals(2.5, figures.exchangedBytesPerInputByte(), 0);
+    assertEquals(Long.valueOf(750), figures.latencyP50Millis());
+    assertEquals(Long.valueOf(995), figures.latencyP99Millis());
+  }
+
+  private static void assertContains(String text, String expected) {
+    if (!text.contains(expected)) {
+      throw new AssertionError("expected <" + expected + "> in\n" + text);
+    }
+  }
+
+  /**
+   * A run of 1,000 events that measured everything: 1,000 rows in 10 s after 2 s of start-up, CPU
+   * over those rows, latencies 1..1000 ms of which the last 500 after the warm-up.
+   */
+  static RunResult result(String source) {
+    return result(source, true);
+  }
+
+  /** With {@code measured} false: the same run, but nothing measured beyond the rows. */
+  static RunResult result(String source, boolean measured) {
+    LocalRunConfig config = LocalRunConfig.defaults().events(1000).table(TABLE);
+    List<ProgressSample> timeline = new ArrayList<>();
+    List<RunCosts.Sample> costs = new ArrayList<>();
+    for (int second = 0; second <= 12; second++) {
+      long rows = second < 2 ? 0 : (second - 2) * 100L;
+      timeline.add(new ProgressSample(second * 1000L, rows, 0));
+      // After start-up: 0.2 s of pipeline CPU, 0.05 of the source's, 0.3 of BigQuery's per 100
+      // rows.
+      double perRow = Math.max(0, rows);
+      costs.add(
+          new RunCosts.Sample(
+              second * 1000L, rows, 7 + perRow * 0.002, 3 + perRow * 0.0005, 5 + perRow * 0.003));
+    }
+    Progress progress =
+        new Progress(
+            timeline,
+            measured ? costs : List.of(),
+            measured,
+            5000,
+            measured ? 12_000 : -1,
+            false,
+            List.of(),
+            1_700_000_000_000L);
+    long[] latencies = LongStream.rangeClosed(1, 1000).toArray();
+    long[] steady = LongStream.rangeClosed(501, 1000).toArray();
+    Map<String, String> names = new LinkedHashMap<>();
+    names.put("source", source);
+    names.put("topic", "t");
+    names.put("subscription", "s");
+    RunTables tables = RunTables.forOutputTable(TABLE);
+    Map<String, String> tableNames = new LinkedHashMap<>();
+    tables.all().forEach(t -> tableNames.put(t.name(), t.name()));
+    EventTableContents events =
+        new EventTableContents(
+            TABLE,
+            true,
+            1000,
+            0,
+            Set.copyOf(LongStream.range(0, 1000).boxed().toList()),
+            Map.of(),
+            List.of(LoopbackHttp.JSON.createObjectNode().put("id", 1)));
+    DeadLetterContents deadLetters =
+        new DeadLetterContents(
+            tables.deadLetterTables().get(0),
+            true,
+            1,
+            Map.of("DECODE", 1L),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            List.of(LoopbackHttp.JSON.createObjectNode().put("stage", "DECODE")),
+            Map.of(),
+            Map.of());
+    return new RunResult(
+        config,
+        tables,
+        names,
+        tableNames,
+        List.of("--runner=DirectRunner"),
+        List.of(),
+        1000,
+        measured ? 5000 : -1,
+        4000,
+        progress,
+        Map.of("rows_written", 1000L),
+        measured ? new RunResult.LatencyDistribution(1000, 42.5, 1, 1000) : null,
+        measured ? latencies : new long[0],
+        measured ? steady : new long[0],
+        measured ? 123.45 : Double.NaN,
+        new HandOffLatencyProbe.HandOffRequests(measured ? 4 : 0, 1000),
+        measured ? 10_000L : null,
+        Map.of("write", 10_000L),
+        List.of(events),
+        List.of(deadLetters),
+        null,
+        List.of(),
+        null,
+        Map.of(),
+        Map.of(),
+        null,
+        null);
+  }
+
+  private static List<String> keyPaths(JsonNode json) {
+    Set<String> paths = new TreeSet<>();
+    collect(json, "", paths);
+    return new ArrayList<>(paths);
+  }
+
+  private static void collect(JsonNode node, String path, Set<String> paths) {
+    if (node.isObject()) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> field = it.next();
+        String child = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+        paths.add(child);
+        collect(field.getValue(), child, paths);
+      }
+    } else if (node.isArray()) {
+      for (JsonNode element : node) {
+        paths.add(path + "[]");
+        collect(element, path + "[]", paths);
+      }
+    }
+  }
+}
