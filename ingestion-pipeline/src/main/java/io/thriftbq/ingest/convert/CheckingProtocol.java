@@ -1,6 +1,5 @@
 package io.thriftbq.ingest.convert;
 
-import io.thriftbq.ingest.schema.ColumnShape;
 import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftStruct;
@@ -15,7 +14,6 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TField;
@@ -43,9 +41,10 @@ import org.apache.thrift.transport.TMemoryInputTransport;
  * does not name, a container over {@code --maxThriftContainerElements} or declaring more elements
  * than bytes are left, container elements, keys or values of a wire type other than the IDL's, a
  * required field absent from the wire, a union without exactly one known member, unknown fields
- * nested deeper than {@value #MAX_SKIP_DEPTH} levels (the codec tree's limit is 64), more than
- * {@value #MAX_UNKNOWN_FIELDS} unknown fields, and a call the schema does not expect (a generated
- * class out of step with the schema). The caller checks the trailing bytes and the row size.
+ * nested deeper than {@value #MAX_SKIP_DEPTH} levels (the rule's limit is {@value
+ * DecodingRules#MAX_SKIP_DEPTH}), more than {@value #MAX_UNKNOWN_FIELDS} unknown fields, and a call
+ * the schema does not expect (a generated class out of step with the schema). The caller checks the
+ * trailing bytes and the row size.
  *
  * <p>With the binary protocol it does not decorate {@code TBinaryProtocol} but reads the payload's
  * bytes itself, exactly as {@code TBinaryProtocol} does (the same values, strings decoded by the
@@ -67,7 +66,11 @@ final class CheckingProtocol extends TProtocol {
         }
       };
 
-  /** Nesting of struct and container headers inside a skipped field before giving up. */
+  /**
+   * Nesting of struct and container headers inside a skipped field before giving up: below the
+   * rule's {@link DecodingRules#MAX_SKIP_DEPTH}, so the codec tree decides every payload that
+   * reaches either.
+   */
   static final int MAX_SKIP_DEPTH = 32;
 
   /** Unknown fields held per payload before giving up (the two-pass path counts any number). */
@@ -221,8 +224,7 @@ final class CheckingProtocol extends TProtocol {
   private final StructNode[] structOf;
   private final boolean[] unionOf;
 
-  private final int maxStringBytes;
-  private final int maxContainerElements;
+  private final DecodingRules rules;
   private final TMemoryInputTransport transport;
   private final int seenWords;
   private TProtocol delegate;
@@ -280,14 +282,13 @@ final class CheckingProtocol extends TProtocol {
   private final boolean[] unknownKnownIds = new boolean[MAX_UNKNOWN_FIELDS];
   private int unknownCount;
 
-  CheckingProtocol(
-      ThriftStruct struct,
-      int maxStringBytes,
-      int maxContainerElements,
-      TMemoryInputTransport transport) {
+  /**
+   * A checking reader of {@code struct} under {@code rules}, which it asks but does not change (it
+   * counts nothing until {@link #commitUnknownFields}).
+   */
+  CheckingProtocol(ThriftStruct struct, DecodingRules rules, TMemoryInputTransport transport) {
     super(transport);
-    this.maxStringBytes = maxStringBytes;
-    this.maxContainerElements = maxContainerElements;
+    this.rules = rules;
     this.transport = transport;
     Map<ThriftStruct, StructNode> structs = new IdentityHashMap<>();
     List<Node> all = new ArrayList<>();
@@ -398,7 +399,7 @@ final class CheckingProtocol extends TProtocol {
         node.enumLengths = new int[(int) (max - min + 1)];
         for (int i = 0; i < node.enumLengths.length; i++) {
           String name = node.enumType.nameOf(node.enumMin + i);
-          node.enumLengths[i] = name == null ? -1 : name.length();
+          node.enumLengths[i] = name == null ? -1 : DecodingRules.enumNameCost(name);
         }
       }
       return node;
@@ -414,8 +415,7 @@ final class CheckingProtocol extends TProtocol {
       node.value = compile(map.value(), structs, all).index;
       node.keyWire = map.key().wireType();
       node.valueWire = map.value().wireType();
-      node.elementCost =
-          20 + DecodingRules.valueCost(map.key()) + DecodingRules.valueCost(map.value());
+      node.elementCost = DecodingRules.mapEntryCost(map.key(), map.value());
       node.elementMin = minSize(node.keyWire) + minSize(node.valueWire);
       return node;
     }
@@ -423,8 +423,7 @@ final class CheckingProtocol extends TProtocol {
     Node node = add(all, new Node(type instanceof ThriftType.SetOf ? K_SET : K_LIST));
     node.element = compile(element, structs, all).index;
     node.elementWire = element.wireType();
-    node.elementCost =
-        DecodingRules.valueCost(element) + (ColumnShape.needsWrapper(element) ? 12 : 1);
+    node.elementCost = DecodingRules.listElementCost(element);
     node.elementMin = minSize(node.elementWire);
     return node;
   }
@@ -554,7 +553,7 @@ final class CheckingProtocol extends TProtocol {
   private void checkContainer(int size) throws TException {
     // A declared size larger than the bytes left cannot be honest (every element takes a byte at
     // least): give up before the generated reader reserves room for that many elements.
-    if (size < 0 || size > maxContainerElements || size > bytesLeft()) {
+    if (size < 0 || !rules.sizeFits(size) || size > bytesLeft()) {
       throw GIVE_UP;
     }
   }
@@ -603,7 +602,7 @@ final class CheckingProtocol extends TProtocol {
   /** The length of a string or binary, within the limit and the bytes left. */
   private int nextLength() throws TException {
     int length = nextI32();
-    if (length < 0 || length > maxStringBytes || length > end - pos) {
+    if (length < 0 || length > end - pos || !rules.lengthFits(length)) {
       throw GIVE_UP;
     }
     return length;
@@ -613,7 +612,7 @@ final class CheckingProtocol extends TProtocol {
   private void checkHeader(int size, int minElementSize) throws TException {
     if (minElementSize == 0
         || size < 0
-        || size > maxContainerElements
+        || !rules.sizeFits(size)
         || (long) size * minElementSize > end - pos) {
       throw GIVE_UP;
     }
@@ -733,7 +732,7 @@ final class CheckingProtocol extends TProtocol {
 
   private TField stop(int node) throws TException {
     // The generated union reader takes one field and then one header for the STOP.
-    if (unionOf[node] && ++frameHeaders[depth] != 2) {
+    if (unionOf[node] && !DecodingRules.unionHoldsOne(frameHeaders[depth]++, 0)) {
       throw GIVE_UP;
     }
     expected = NONE;
@@ -821,12 +820,12 @@ final class CheckingProtocol extends TProtocol {
       throw GIVE_UP;
     }
     StructNode read = structOf[node];
-    if ((seenFields & read.required) != read.required) {
+    if (!DecodingRules.requiredPresent(seenFields, read.required)) {
       throw GIVE_UP; // a required field is missing
     }
     long[] wide = read.requiredWide;
     for (int i = 0; i < wide.length; i++) {
-      if ((seenWide[depth * seenWords + i] & wide[i]) != wide[i]) {
+      if (!DecodingRules.requiredPresent(seenWide[depth * seenWords + i], wide[i])) {
         throw GIVE_UP;
       }
     }
@@ -869,12 +868,12 @@ final class CheckingProtocol extends TProtocol {
     byte keyType = nextByte();
     byte valueType = nextByte();
     int size = nextI32();
-    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+    if (size < 0 || !rules.sizeFits(size) || (long) size * node.elementMin > end - pos) {
       throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
     }
-    if (size > 0
-        ? keyType != node.keyWire || valueType != node.valueWire
-        : minSize(keyType) == 0 || minSize(valueType) == 0) {
+    if (!DecodingRules.elementsMatch(size, keyType, node.keyWire)
+        || !DecodingRules.elementsMatch(size, valueType, node.valueWire)
+        || (size == 0 && (minSize(keyType) == 0 || minSize(valueType) == 0))) {
       throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
     }
     startMap(node, size);
@@ -892,10 +891,11 @@ final class CheckingProtocol extends TProtocol {
 
   /** A list or set header as the binary protocol reads it, and as the codec tree accepts it. */
   private void startList(Node node, byte elementType, int size) throws TException {
-    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+    if (size < 0 || !rules.sizeFits(size) || (long) size * node.elementMin > end - pos) {
       throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
     }
-    if (size > 0 ? elementType != node.elementWire : minSize(elementType) == 0) {
+    if (!DecodingRules.elementsMatch(size, elementType, node.elementWire)
+        || (size == 0 && minSize(elementType) == 0)) {
       throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
     }
     enterList(node, size);
@@ -944,7 +944,8 @@ final class CheckingProtocol extends TProtocol {
     Node node = container(K_MAP);
     TMap header = binary ? binaryMap() : delegate.readMapBegin();
     checkContainer(header.size);
-    if (header.size > 0 && (header.keyType != node.keyWire || header.valueType != node.valueWire)) {
+    if (!DecodingRules.elementsMatch(header.size, header.keyType, node.keyWire)
+        || !DecodingRules.elementsMatch(header.size, header.valueType, node.valueWire)) {
       throw GIVE_UP;
     }
     startMap(node, header.size);
@@ -954,7 +955,7 @@ final class CheckingProtocol extends TProtocol {
   /** A list or set header read by another protocol (which has checked it its own way). */
   private void decoratedList(Node node, int size, byte elementType) throws TException {
     checkContainer(size);
-    if (size > 0 && elementType != node.elementWire) {
+    if (!DecodingRules.elementsMatch(size, elementType, node.elementWire)) {
       throw GIVE_UP;
     }
     enterList(node, size);
@@ -1130,7 +1131,7 @@ final class CheckingProtocol extends TProtocol {
       length = offset >= 0 && offset < lengths.length ? lengths[(int) offset] : -1;
     } else {
       String name = node.enumType.nameOf(value);
-      length = name == null ? -1 : name.length();
+      length = name == null ? -1 : DecodingRules.enumNameCost(name);
     }
     if (length < 0) {
       throw GIVE_UP; // the generated object cannot hold it
@@ -1202,7 +1203,7 @@ final class CheckingProtocol extends TProtocol {
     }
     ByteBuffer buffer = delegate.readBinary();
     int length = buffer.remaining();
-    if (length > maxStringBytes || !buffer.hasArray()) {
+    if (!rules.lengthFits(length) || !buffer.hasArray()) {
       throw GIVE_UP;
     }
     byte[] bytes = buffer.array();
@@ -1213,10 +1214,8 @@ final class CheckingProtocol extends TProtocol {
   }
 
   private void checkUtf8(String text, byte[] bytes, int offset, int length) throws TException {
-    // As DecodingRules.string: one char per byte and no U+FFFD means every byte was ASCII.
-    if ((text.length() != length || text.indexOf('\uFFFD') >= 0)
-        && !Utf8.isWellFormed(bytes, offset, length)) {
-      throw GIVE_UP;
+    if (!DecodingRules.isWellFormed(text, bytes, offset, length)) {
+      throw GIVE_UP; // the rules refuse it, or replace it as libthrift does not
     }
     rowBytes += length;
   }
@@ -1243,7 +1242,7 @@ final class CheckingProtocol extends TProtocol {
     }
     ByteBuffer buffer = binary ? binaryBytes() : delegate.readBinary();
     int length = buffer.remaining();
-    if (length > maxStringBytes) {
+    if (!rules.lengthFits(length)) {
       throw GIVE_UP;
     }
     binaryRowBytes(length);
@@ -1251,7 +1250,7 @@ final class CheckingProtocol extends TProtocol {
   }
 
   private void binaryRowBytes(int length) {
-    rowBytes += length + length / 3 + 4; // its bytes, and base64 in JSON
+    rowBytes += DecodingRules.binaryRowBytes(length);
   }
 
   /** As {@code TBinaryProtocol.readBinary}: the bytes where they are in the payload. */

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
 import org.apache.thrift.protocol.TType;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -248,7 +247,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
         String name = enumType.nameOf(v);
         if (name != null) {
           plan.enumNames[v - min] = name.getBytes(StandardCharsets.UTF_8);
-          plan.enumNameLengths[v - min] = name.length();
+          plan.enumNameLengths[v - min] = DecodingRules.enumNameCost(name);
         }
       }
       return plan;
@@ -268,8 +267,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       if (plan.key == null || plan.value == null || child.number(0) != 1 || child.number(1) != 2) {
         return new ValuePlan(UNSUPPORTED, TType.MAP);
       }
-      plan.elementCost =
-          20 + DecodingRules.valueCost(map.key()) + DecodingRules.valueCost(map.value());
+      plan.elementCost = DecodingRules.mapEntryCost(map.key(), map.value());
       return plan;
     }
     ThriftType elementType = ThriftType.elementOf(type);
@@ -282,7 +280,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
     if (plan.element == null) {
       return new ValuePlan(UNSUPPORTED, wire);
     }
-    plan.elementCost = DecodingRules.valueCost(elementType) + 1;
+    plan.elementCost = DecodingRules.listElementCost(elementType);
     return plan;
   }
 
@@ -362,10 +360,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       writeValueAsField(field.number, field.value, true);
       rules.addRowBytes(field.rowCost);
     }
-    if ((seen & plan.requiredMask) != plan.requiredMask
+    if (!DecodingRules.requiredPresent(seen, plan.requiredMask)
         || (~seen & plan.defaultMask) != 0
-        || (plan.union && count != 1)) {
-      throw GIVE_UP;
+        || (plan.union && !DecodingRules.unionHoldsOne(count, 0))) {
+      throw GIVE_UP; // the rules refuse it, or defaults to fill in: the codec tree decides
     }
   }
 
@@ -407,13 +405,8 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
         int length = readLength();
         rules.checkLength(length);
         int start = pos;
-        for (int i = start, end = start + length; i < end; i++) {
-          if (in[i] < 0) {
-            if (!Utf8.isWellFormed(in, start, length)) {
-              throw GIVE_UP; // the rules decide: a dead letter, or replaced and counted
-            }
-            break;
-          }
+        if (!DecodingRules.isWellFormed(in, start, length)) {
+          throw GIVE_UP; // the rules decide: a dead letter, or replaced and counted
         }
         writeTag(number, 2);
         writeVarint32(length);
@@ -422,8 +415,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       }
       case BINARY -> {
         int length = readLength();
-        rules.checkLength(length);
-        rules.addRowBytes(length / 3 + 4);
+        rules.checkBinary(length);
         writeTag(number, 2);
         writeVarint32(length);
         writeBytes(in, pos, length);
@@ -465,8 +457,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
         checkSize(size);
         rules.checkElements(size);
         rules.addRowBytes((long) size * plan.elementCost);
-        // libthrift checks a binary header's type code even for an empty container.
-        if ((size > 0 || !compact) && elementType != plan.element.wireType) {
+        // libthrift checks a binary header's type code even for an empty container: on that
+        // protocol any other type is left to it.
+        if (!DecodingRules.elementsMatch(size, elementType, plan.element.wireType)
+            || (!compact && elementType != plan.element.wireType)) {
           throw GIVE_UP;
         }
         for (int i = 0; i < size; i++) {
@@ -490,9 +484,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
         checkSize(size);
         rules.checkElements(size);
         rules.addRowBytes((long) size * plan.elementCost);
-        if ((size > 0 || !compact)
-            && (keyType != plan.key.wireType || valueType != plan.value.wireType)) {
-          throw GIVE_UP;
+        if (!DecodingRules.elementsMatch(size, keyType, plan.key.wireType)
+            || !DecodingRules.elementsMatch(size, valueType, plan.value.wireType)
+            || (!compact && (keyType != plan.key.wireType || valueType != plan.value.wireType))) {
+          throw GIVE_UP; // as for a list: the binary protocol leaves any other type to libthrift
         }
         for (int i = 0; i < size; i++) {
           writeTag(number, 2);

@@ -208,9 +208,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     objectProtocol = new JdkUtf8Strings(protocol);
     objectCheck =
         new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), objectRules);
-    objectReader =
-        new CheckingProtocol(
-            struct, config.maxStringBytes(), config.maxContainerElements(), transport);
+    objectReader = new CheckingProtocol(struct, objectRules, transport);
     objectRowBytesLeft = config.maxRowBytes() - metadataBytes(EventMetadata.EMPTY, null);
   }
 
