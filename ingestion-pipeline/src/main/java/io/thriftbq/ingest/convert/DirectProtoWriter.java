@@ -574,7 +574,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Thrift input (bounds are checked by the array accesses: an overrun gives up)
+  // Thrift input, read from the payload's bytes (the layouts in BinaryWire); an overrun gives up
 
   private int readByte() {
     if (pos >= limit) {
@@ -588,40 +588,30 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
     return readByte() == 1;
   }
 
-  private int readI16Big() {
+  private short readI16Big() {
     ensure(2);
-    int value = ((in[pos] & 0xff) << 8) | (in[pos + 1] & 0xff);
+    short value = (short) BinaryWire.I16.get(in, pos);
     pos += 2;
     return value;
   }
 
   private int readI32Big() {
     ensure(4);
-    int value =
-        ((in[pos] & 0xff) << 24)
-            | ((in[pos + 1] & 0xff) << 16)
-            | ((in[pos + 2] & 0xff) << 8)
-            | (in[pos + 3] & 0xff);
+    int value = (int) BinaryWire.I32.get(in, pos);
     pos += 4;
     return value;
   }
 
   private long readLongBig() {
     ensure(8);
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (in[pos + i] & 0xff);
-    }
+    long value = (long) BinaryWire.I64.get(in, pos);
     pos += 8;
     return value;
   }
 
   private long readLongLittle() {
     ensure(8);
-    long value = 0;
-    for (int i = 7; i >= 0; i--) {
-      value = (value << 8) | (in[pos + i] & 0xff);
-    }
+    long value = (long) BinaryWire.LITTLE_I64.get(in, pos);
     pos += 8;
     return value;
   }
