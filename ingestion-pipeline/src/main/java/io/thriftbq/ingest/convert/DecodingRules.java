@@ -4,11 +4,13 @@ import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.ColumnShape;
 import io.thriftbq.schema.ThriftEnum;
+import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftType;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
+import org.apache.thrift.TBase;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -97,6 +99,33 @@ final class DecodingRules {
   /** What an enum value adds besides its quotes: its name, or {@code UNKNOWN_<number>}. */
   static int enumNameCost(@Nullable String name) {
     return name == null ? 20 : name.length();
+  }
+
+  /**
+   * NaN as the one canonical NaN: a payload can carry any of 2^52 NaN bit patterns, which Thrift
+   * reads as they are but writes back canonical, so without this the same event would give other
+   * bytes through a user function (which may re-serialize) than straight from the wire.
+   */
+  static double canonical(double value) {
+    return value != value ? Double.NaN : value;
+  }
+
+  /**
+   * Whether a field absent from the wire takes a default: what the generated constructor sets
+   * ({@code emptyObject}, a new instance), or for a struct read from an IDL ({@code emptyObject}
+   * null) its IDL default. The README's rule, the same for both sources: generated classes report a
+   * defaulted number or bool as unset (its isset bit stays clear), so only defaults of other types
+   * fill a column.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static boolean takesDefault(@Nullable TBase emptyObject, ThriftField field) {
+    if (emptyObject != null) {
+      return emptyObject.isSet(field.fieldEnum());
+    }
+    return field.idlDefault() != null
+        && !(field.type() instanceof ThriftType.Primitive primitive
+            && primitive.kind() != ThriftType.PrimitiveKind.STRING
+            && primitive.kind() != ThriftType.PrimitiveKind.BINARY);
   }
 
   DecodingRules(

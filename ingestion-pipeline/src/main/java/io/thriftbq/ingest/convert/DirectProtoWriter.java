@@ -194,24 +194,11 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       if (field.isRequired() && !struct.isUnion()) {
         required |= 1L << i;
       }
-      if (hasDefault(empty, field)) {
+      if (DecodingRules.takesDefault(empty, field)) {
         defaults |= 1L << i;
       }
     }
     return new StructPlan(struct.isUnion(), min, byId, required, defaults);
-  }
-
-  /**
-   * Whether the general path fills the field in when it is absent (StructCodec's defaults): what
-   * the generated constructor sets, or the IDL default of a struct read from an IDL (not for
-   * numbers and bools, as there).
-   */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static boolean hasDefault(org.apache.thrift.@Nullable TBase empty, ThriftField field) {
-    if (empty != null) {
-      return empty.isSet(field.fieldEnum());
-    }
-    return StructCodec.fillsIdlDefault(field);
   }
 
   private static @Nullable ValuePlan valuePlan(
@@ -399,7 +386,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       case DOUBLE -> {
         double value = Double.longBitsToDouble(compact ? readLongLittle() : readLongBig());
         writeTag(number, 1);
-        writeFixed64(Double.doubleToRawLongBits(value != value ? Double.NaN : value));
+        writeFixed64(Double.doubleToRawLongBits(DecodingRules.canonical(value)));
       }
       case STRING -> {
         int length = readLength();

@@ -111,7 +111,7 @@ final class StructCodec<S> implements ValueCodec {
       case SCALAR_I8:
         return (long) in.readByte();
       case SCALAR_DOUBLE:
-        return DoubleCodec.canonical(in.readDouble());
+        return DecodingRules.canonical(in.readDouble());
       case SCALAR_BOOL:
         return in.readBool();
       default:
@@ -170,35 +170,18 @@ final class StructCodec<S> implements ValueCodec {
           values[slot.index()] = format.emptyRepeated();
         }
       }
-      if (struct.hasJavaClass()) {
-        TBase<?, ?> empty = struct.newInstance();
-        for (FieldSlot slot : slots) {
-          if (isSet(empty, slot.fieldEnum())) {
-            values[slot.index()] = slot.codec().convert(getFieldValue(empty, slot.fieldEnum()));
-          }
-        }
-      } else {
-        for (FieldSlot slot : slots) {
-          if (fillsIdlDefault(slot.field())) {
-            values[slot.index()] = readDefault(slot, slot.field().idlDefault());
-          }
+      TBase<?, ?> empty = struct.hasJavaClass() ? struct.newInstance() : null;
+      for (FieldSlot slot : slots) {
+        if (DecodingRules.takesDefault(empty, slot.field())) {
+          values[slot.index()] =
+              empty != null
+                  ? slot.codec().convert(getFieldValue(empty, slot.fieldEnum()))
+                  : readDefault(slot, slot.field().idlDefault());
         }
       }
       defaults = values;
     }
     return defaults;
-  }
-
-  /**
-   * Whether an absent field of a struct read from an IDL takes its IDL default. The README's rule,
-   * the same for both sources: generated classes report a defaulted number or bool as unset (its
-   * isset bit stays clear), so only defaults of other types fill a column.
-   */
-  static boolean fillsIdlDefault(ThriftField field) {
-    return field.idlDefault() != null
-        && !(field.type() instanceof ThriftType.Primitive primitive
-            && primitive.kind() != ThriftType.PrimitiveKind.STRING
-            && primitive.kind() != ThriftType.PrimitiveKind.BINARY);
   }
 
   /** Reads an IDL default (binary-encoded at launch) with the codec of its field. */
@@ -442,23 +425,14 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   private static final class DoubleCodec implements ValueCodec {
-    /**
-     * NaN as the one canonical NaN: a payload can carry any of 2^52 NaN bit patterns, which Thrift
-     * reads as they are but writes back canonical, so without this the same event would give other
-     * bytes through a user function (which may re-serialize) than straight from the wire.
-     */
-    static double canonical(double value) {
-      return value != value ? Double.NaN : value;
-    }
-
     @Override
     public Object read(TProtocol in) throws TException {
-      return canonical(in.readDouble());
+      return DecodingRules.canonical(in.readDouble());
     }
 
     @Override
     public Object convert(Object value) {
-      return canonical((Double) value);
+      return DecodingRules.canonical((Double) value);
     }
 
     @Override

@@ -8,6 +8,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftType;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -128,6 +129,31 @@ public class DecodingRulesTest {
         "Union Choice has 1 fields set and 1 the IDL does not know;"
             + " a union holds exactly one known field",
         DecodingRules.notOneMember("Choice", 1, 1).getMessage());
+  }
+
+  @Test
+  public void everyNaNBecomesTheOneCanonicalNaN() {
+    double otherNaN = Double.longBitsToDouble(0x7ff8_0000_0000_0123L);
+    assertEquals(
+        Double.doubleToRawLongBits(Double.NaN),
+        Double.doubleToRawLongBits(DecodingRules.canonical(otherNaN)));
+    assertEquals(-0.0, DecodingRules.canonical(-0.0), 0.0);
+    assertEquals(
+        Double.doubleToRawLongBits(-0.0),
+        Double.doubleToRawLongBits(DecodingRules.canonical(-0.0)));
+  }
+
+  @Test
+  public void anIdlDefaultFillsAnAbsentStringButNotAnAbsentNumber() {
+    byte[] encoded = {0, 0, 0, 1, 'x'};
+    assertTrue(DecodingRules.takesDefault(null, idlField(STRING, encoded)));
+    assertFalse(DecodingRules.takesDefault(null, idlField(I64, new byte[8])));
+    assertFalse(DecodingRules.takesDefault(null, idlField(STRING, null)));
+  }
+
+  private static ThriftField idlField(ThriftType type, byte[] idlDefault) {
+    return new ThriftField(
+        (short) 1, "f", ThriftField.Requirement.DEFAULT, type, null, idlDefault, null);
   }
 
   @Test
