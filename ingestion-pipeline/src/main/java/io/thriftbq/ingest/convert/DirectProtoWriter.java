@@ -5,7 +5,6 @@ import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.ColumnShape;
 import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
-import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
@@ -216,27 +215,18 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       };
     }
     if (type instanceof ThriftType.EnumRef ref) {
-      ValuePlan plan = new ValuePlan(ENUM, TType.I32);
-      ThriftEnum enumType = ref.enumType();
-      int min = Integer.MAX_VALUE;
-      int max = Integer.MIN_VALUE;
-      for (ThriftEnum.Member member : enumType.members()) {
-        min = Math.min(min, member.value());
-        max = Math.max(max, member.value());
-      }
-      if ((long) max - min >= 4096) {
+      EnumNameTable table = EnumNameTable.of(ref.enumType());
+      if (table == null) {
         return new ValuePlan(UNSUPPORTED, TType.I32); // sparse: left to the general path
       }
-      plan.enumMin = min;
-      plan.enumNames = new byte[max - min + 1][];
-      plan.enumNameLengths = new int[max - min + 1];
-      for (int v = min; v <= max; v++) {
-        String name = enumType.nameOf(v);
-        if (name != null) {
-          plan.enumNames[v - min] = name.getBytes(StandardCharsets.UTF_8);
-          plan.enumNameLengths[v - min] = DecodingRules.enumNameCost(name);
-        }
+      ValuePlan plan = new ValuePlan(ENUM, TType.I32);
+      plan.enumMin = table.min;
+      plan.enumNames = new byte[table.names.length][];
+      for (int i = 0; i < table.names.length; i++) {
+        String name = table.names[i];
+        plan.enumNames[i] = name == null ? null : name.getBytes(StandardCharsets.UTF_8);
       }
+      plan.enumNameLengths = table.costs;
       return plan;
     }
     if (type instanceof ThriftType.StructRef ref) {

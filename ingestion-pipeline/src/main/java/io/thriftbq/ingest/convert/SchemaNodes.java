@@ -242,19 +242,10 @@ final class SchemaNodes {
     if (type instanceof ThriftType.EnumRef ref) {
       Node node = add(all, new Node(K_ENUM));
       node.enumType = ref.enumType();
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      for (ThriftEnum.Member member : node.enumType.members()) {
-        min = Math.min(min, member.value());
-        max = Math.max(max, member.value());
-      }
-      if (min <= max && max - min < 4096) {
-        node.enumMin = (int) min;
-        node.enumLengths = new int[(int) (max - min + 1)];
-        for (int i = 0; i < node.enumLengths.length; i++) {
-          String name = node.enumType.nameOf(node.enumMin + i);
-          node.enumLengths[i] = name == null ? -1 : DecodingRules.enumNameCost(name);
-        }
+      EnumNameTable table = EnumNameTable.of(node.enumType);
+      if (table != null) {
+        node.enumMin = table.min;
+        node.enumLengths = table.costs;
       }
       return node;
     }
