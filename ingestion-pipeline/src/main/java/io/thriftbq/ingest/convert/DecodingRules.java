@@ -156,13 +156,22 @@ final class DecodingRules {
   }
 
   /**
+   * Whether a row estimated at {@code rowBytes}, with {@code extraBytes} of metadata columns, is
+   * within {@code --maxRowBytes}; for a reader that keeps its own estimate ({@link
+   * CheckingProtocol}).
+   */
+  boolean rowFits(long rowBytes, long extraBytes) {
+    return rowBytes + extraBytes <= maxRowBytes;
+  }
+
+  /**
    * Refuses a row whose estimated size, with {@code extraBytes} of metadata columns, is above
    * {@code --maxRowBytes}: BigQuery refuses rows over 10 MB whatever the write method, and a row
    * that can never be written must become a dead letter here, with its bytes, not be retried.
    */
   void checkRowSize(long extraBytes) throws ThriftDecodeException {
-    long total = rowBytes + extraBytes;
-    if (total > maxRowBytes) {
+    if (!rowFits(rowBytes, extraBytes)) {
+      long total = rowBytes + extraBytes;
       throw new ThriftDecodeException(
           "the row would be about "
               + total

@@ -57,6 +57,20 @@ public class DecodingRulesTest {
   }
 
   @Test
+  public void aRowFitsUpToMaxRowBytesWithItsMetadataAndOneByteMoreIsRefused() throws Exception {
+    DecodingRules rules = rules(); // --maxRowBytes=1000000
+    assertTrue(rules.rowFits(999_900, 100));
+    assertFalse(rules.rowFits(999_901, 100));
+
+    rules.startRow();
+    rules.addRowBytes(999_900);
+    rules.checkRowSize(100);
+    ThriftDecodeException refused =
+        assertThrows(ThriftDecodeException.class, () -> rules.checkRowSize(101));
+    assertTrue(refused.getMessage(), refused.getMessage().contains("1000001 bytes"));
+  }
+
+  @Test
   public void aBinaryValueWeighsItsBytesAndTheirBase64() throws Exception {
     DecodingRules rules = rules();
     rules.startRow();
