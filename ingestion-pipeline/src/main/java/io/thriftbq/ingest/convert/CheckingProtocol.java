@@ -1,21 +1,27 @@
 package io.thriftbq.ingest.convert;
 
-import io.thriftbq.ingest.schema.ColumnShape;
-import io.thriftbq.schema.ThriftEnum;
-import io.thriftbq.schema.ThriftField;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_BINARY;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_BOOL;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_BYTE;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_DOUBLE;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_ENUM;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_I16;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_I32;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_I64;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_LIST;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_MAP;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_SET;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_STRING;
+import static io.thriftbq.ingest.convert.SchemaNodes.K_STRUCT;
+import static io.thriftbq.ingest.convert.SchemaNodes.NONE;
+
+import io.thriftbq.ingest.convert.SchemaNodes.FieldNode;
+import io.thriftbq.ingest.convert.SchemaNodes.Node;
+import io.thriftbq.ingest.convert.SchemaNodes.StructNode;
 import io.thriftbq.schema.ThriftStruct;
-import io.thriftbq.schema.ThriftType;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
-import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TField;
@@ -43,9 +49,10 @@ import org.apache.thrift.transport.TMemoryInputTransport;
  * does not name, a container over {@code --maxThriftContainerElements} or declaring more elements
  * than bytes are left, container elements, keys or values of a wire type other than the IDL's, a
  * required field absent from the wire, a union without exactly one known member, unknown fields
- * nested deeper than {@value #MAX_SKIP_DEPTH} levels (the codec tree's limit is 64), more than
- * {@value #MAX_UNKNOWN_FIELDS} unknown fields, and a call the schema does not expect (a generated
- * class out of step with the schema). The caller checks the trailing bytes and the row size.
+ * nested deeper than {@value #MAX_SKIP_DEPTH} levels (the rule's limit is {@value
+ * DecodingRules#MAX_SKIP_DEPTH}), more than {@value #MAX_UNKNOWN_FIELDS} unknown fields, and a call
+ * the schema does not expect (a generated class out of step with the schema). The caller checks the
+ * trailing bytes and the row size.
  *
  * <p>With the binary protocol it does not decorate {@code TBinaryProtocol} but reads the payload's
  * bytes itself, exactly as {@code TBinaryProtocol} does (the same values, strings decoded by the
@@ -53,11 +60,16 @@ import org.apache.thrift.transport.TMemoryInputTransport;
  * reader makes one call per value, not two, and a known field's header is a {@link TField} made
  * once. Other protocols are decorated.
  *
+ * <p>Its parts live apart: the schema compiled into the tables it walks in {@link SchemaNodes}, the
+ * binary protocol's layouts (shared with {@link DirectProtoWriter}) in {@link BinaryWire}, every
+ * rule it asks in {@link DecodingRules}, and the writes a reading protocol must refuse in {@link
+ * ReadOnlyProtocol}.
+ *
  * <p>Skipped unknown fields are held until the caller commits them ({@link #commitUnknownFields}),
  * so that a payload given up on is not counted twice. One instance per converter, not thread-safe;
  * with the binary protocol it allocates nothing per payload but the container headers.
  */
-final class CheckingProtocol extends TProtocol {
+final class CheckingProtocol extends ReadOnlyProtocol {
   /** Thrown to abandon the one-pass read; no stack trace, one instance. */
   static final TException GIVE_UP =
       new TException("the payload needs the two-pass decode") {
@@ -67,138 +79,18 @@ final class CheckingProtocol extends TProtocol {
         }
       };
 
-  /** Nesting of struct and container headers inside a skipped field before giving up. */
+  /**
+   * Nesting of struct and container headers inside a skipped field before giving up: below the
+   * rule's {@link DecodingRules#MAX_SKIP_DEPTH}, so the codec tree decides every payload that
+   * reaches either.
+   */
   static final int MAX_SKIP_DEPTH = 32;
 
   /** Unknown fields held per payload before giving up (the two-pass path counts any number). */
   static final int MAX_UNKNOWN_FIELDS = 1024;
 
-  // Value kinds of the schema, as the generated reader reads them; 0 is "no value expected here".
-  private static final int K_NONE = 0;
-  private static final int K_BOOL = 1;
-  private static final int K_BYTE = 2;
-  private static final int K_I16 = 3;
-  private static final int K_I32 = 4;
-  private static final int K_I64 = 5;
-  private static final int K_DOUBLE = 6;
-  private static final int K_STRING = 7;
-  private static final int K_BINARY = 8;
-  private static final int K_ENUM = 9;
-  private static final int K_STRUCT = 10;
-  private static final int K_LIST = 11;
-  private static final int K_SET = 12;
-  private static final int K_MAP = 13;
-
-  /** Big-endian views of the payload's bytes, as the binary protocol reads them. */
-  private static final VarHandle I16 =
-      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-
-  private static final VarHandle I32 =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-  private static final VarHandle I64 =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
-  /**
-   * {@code TBinaryProtocol.getMinSerializedSize} by wire type, 0 where it throws (an unknown type
-   * code): the binary protocol refuses a container header whose types are not in this table, or
-   * whose elements could not fit in what is left of the message.
-   */
-  private static final int[] MIN_SIZE = {1, 1, 1, 1, 8, 0, 2, 0, 4, 0, 8, 4, 1, 4, 4, 4};
-
   private static final TStruct ANONYMOUS_STRUCT = new TStruct();
   private static final TField STOP_FIELD = new TField("", TType.STOP, (short) 0);
-
-  /**
-   * A value's type, compiled from the schema once; known by its index in {@link #nodes}, so that
-   * the state of a read holds no references (a reference stored into this long-lived object costs a
-   * G1 write barrier, with a memory fence, on every value).
-   */
-  private static final class Node {
-    final int kind;
-    int index;
-    ThriftEnum enumType;
-
-    /**
-     * An enum's name lengths (the row-size estimate) by value from {@link #enumMin}, -1 for the
-     * values the IDL does not name; null for a sparse enum (then {@link ThriftEnum#nameOf}).
-     */
-    int[] enumLengths;
-
-    int enumMin;
-    StructNode struct;
-    int element;
-    int key;
-    int value;
-    byte elementWire;
-    byte keyWire;
-    byte valueWire;
-
-    /** The row-size estimate per list or set element, or per map entry (as the codec tree). */
-    int elementCost;
-
-    /** The fewest bytes a list or set element, or a map entry, takes with the binary protocol. */
-    int elementMin;
-
-    Node(int kind) {
-      this.kind = kind;
-    }
-  }
-
-  /**
-   * The node index where no value may be read: after a field's value, before a struct's first field
-   * header, after the root struct.
-   */
-  private static final int NONE = 0;
-
-  private static final class FieldNode {
-    final int type;
-    final byte wireType;
-    final int rowCost;
-
-    /**
-     * A required field's bit in {@link #seenFields} (the struct's first 64 required fields), 0 for
-     * the others.
-     */
-    final long bit;
-
-    /** Past the first 64 required fields: the word in {@link #seenWide}, else -1; and the bit. */
-    final int wideWord;
-
-    final long wideBit;
-
-    /** The header the binary protocol would return for this field (its fields are final). */
-    final TField header;
-
-    FieldNode(short id, int type, byte wireType, int rowCost, int requiredOrdinal) {
-      this.type = type;
-      this.wireType = wireType;
-      this.rowCost = rowCost;
-      this.bit = requiredOrdinal >= 0 && requiredOrdinal < 64 ? 1L << requiredOrdinal : 0L;
-      this.wideWord = requiredOrdinal >= 64 ? (requiredOrdinal >>> 6) - 1 : -1;
-      this.wideBit = requiredOrdinal >= 64 ? 1L << requiredOrdinal : 0L;
-      this.header = new TField("", wireType, id);
-    }
-  }
-
-  private static final class StructNode {
-    final String name;
-    final boolean union;
-    int minFieldId;
-    FieldNode[] byId;
-
-    /**
-     * Bits of the required fields by their order among them (none for a union, as in the codec
-     * tree): the first 64, and the words of the others (empty if none).
-     */
-    long required;
-
-    long[] requiredWide;
-
-    StructNode(ThriftStruct struct) {
-      this.name = struct.name();
-      this.union = struct.isUnion();
-    }
-  }
 
   /** Frame kinds other than a struct's (a struct's frame holds its node's index, > 0). */
   private static final int FRAME_LIST = -1;
@@ -208,21 +100,17 @@ final class CheckingProtocol extends TProtocol {
   /** Nesting of structs and containers before giving up. */
   private static final int MAX_DEPTH = 256;
 
-  /** Every node of the schema; index 0 is {@link #NONE}, 1 the root struct. */
+  /** The compiled schema's tables ({@link SchemaNodes}), held here for one load fewer per value. */
   private final Node[] nodes;
 
-  /** The kind of every node, by index. */
   private final int[] kinds;
-
-  /** For every struct node, by index: its fields by id (offset by the smallest), and its flags. */
   private final FieldNode[][] fieldsOf;
 
   private final int[] minFieldIdOf;
   private final StructNode[] structOf;
   private final boolean[] unionOf;
 
-  private final int maxStringBytes;
-  private final int maxContainerElements;
+  private final DecodingRules rules;
   private final TMemoryInputTransport transport;
   private final int seenWords;
   private TProtocol delegate;
@@ -280,153 +168,24 @@ final class CheckingProtocol extends TProtocol {
   private final boolean[] unknownKnownIds = new boolean[MAX_UNKNOWN_FIELDS];
   private int unknownCount;
 
-  CheckingProtocol(
-      ThriftStruct struct,
-      int maxStringBytes,
-      int maxContainerElements,
-      TMemoryInputTransport transport) {
+  /**
+   * A checking reader of {@code struct} under {@code rules}, which it asks but does not change (it
+   * counts nothing until {@link #commitUnknownFields}).
+   */
+  CheckingProtocol(ThriftStruct struct, DecodingRules rules, TMemoryInputTransport transport) {
     super(transport);
-    this.maxStringBytes = maxStringBytes;
-    this.maxContainerElements = maxContainerElements;
+    this.rules = rules;
     this.transport = transport;
-    Map<ThriftStruct, StructNode> structs = new IdentityHashMap<>();
-    List<Node> all = new ArrayList<>();
-    all.add(new Node(K_NONE));
-    Node root = add(all, new Node(K_STRUCT));
-    root.struct = compile(struct, structs, all);
-    this.nodes = all.toArray(new Node[0]);
-    this.kinds = new int[nodes.length];
-    for (int i = 0; i < nodes.length; i++) {
-      kinds[i] = nodes[i].kind;
-    }
-    this.fieldsOf = new FieldNode[nodes.length][];
-    this.minFieldIdOf = new int[nodes.length];
-    this.structOf = new StructNode[nodes.length];
-    this.unionOf = new boolean[nodes.length];
-    int wideWords = 0;
-    for (int i = 0; i < nodes.length; i++) {
-      StructNode each = nodes[i].struct;
-      if (each != null) {
-        fieldsOf[i] = each.union ? new FieldNode[0] : each.byId; // a union's: otherField
-        minFieldIdOf[i] = each.minFieldId;
-        structOf[i] = each;
-        unionOf[i] = each.union;
-        wideWords = Math.max(wideWords, each.requiredWide.length);
-      }
-    }
-    this.seenWords = wideWords;
+    // The tables are copied into this object's own fields: one load fewer per value read.
+    SchemaNodes schema = new SchemaNodes(struct);
+    this.nodes = schema.nodes;
+    this.kinds = schema.kinds;
+    this.fieldsOf = schema.fieldsOf;
+    this.minFieldIdOf = schema.minFieldIdOf;
+    this.structOf = schema.structOf;
+    this.unionOf = schema.unionOf;
+    this.seenWords = schema.seenWords;
     this.seenWide = new long[frameNode.length * seenWords];
-  }
-
-  private static Node add(List<Node> all, Node node) {
-    node.index = all.size();
-    all.add(node);
-    return node;
-  }
-
-  private static StructNode compile(
-      ThriftStruct struct, Map<ThriftStruct, StructNode> structs, List<Node> all) {
-    StructNode known = structs.get(struct);
-    if (known != null) {
-      return known;
-    }
-    StructNode node = new StructNode(struct);
-    structs.put(struct, node); // the schema rejects recursive structs, but be safe
-    List<ThriftField> fields = struct.fields();
-    int min = Integer.MAX_VALUE;
-    int max = Integer.MIN_VALUE;
-    for (ThriftField field : fields) {
-      min = Math.min(min, field.id());
-      max = Math.max(max, field.id());
-    }
-    node.minFieldId = fields.isEmpty() ? 0 : min;
-    node.byId = new FieldNode[fields.isEmpty() ? 0 : max - min + 1];
-    int required = 0;
-    for (ThriftField field : fields) {
-      if (field.isRequired() && !struct.isUnion()) {
-        required++;
-      }
-    }
-    node.requiredWide = new long[Math.max(0, (required - 1) / 64)];
-    int ordinal = 0;
-    for (ThriftField field : fields) {
-      int requiredOrdinal = field.isRequired() && !struct.isUnion() ? ordinal++ : -1;
-      FieldNode compiled =
-          new FieldNode(
-              (short) field.id(),
-              compile(field.type(), structs, all).index,
-              field.type().wireType(),
-              DecodingRules.fieldCost(field.name(), field.type()),
-              requiredOrdinal);
-      node.byId[field.id() - node.minFieldId] = compiled;
-      node.required |= compiled.bit;
-      if (compiled.wideWord >= 0) {
-        node.requiredWide[compiled.wideWord] |= compiled.wideBit;
-      }
-    }
-    return node;
-  }
-
-  private static Node compile(
-      ThriftType type, Map<ThriftStruct, StructNode> structs, List<Node> all) {
-    if (type instanceof ThriftType.Primitive primitive) {
-      return add(
-          all,
-          new Node(
-              switch (primitive.kind()) {
-                case BOOL -> K_BOOL;
-                case I8 -> K_BYTE;
-                case I16 -> K_I16;
-                case I32 -> K_I32;
-                case I64 -> K_I64;
-                case DOUBLE -> K_DOUBLE;
-                case STRING -> K_STRING;
-                case BINARY -> K_BINARY;
-              }));
-    }
-    if (type instanceof ThriftType.EnumRef ref) {
-      Node node = add(all, new Node(K_ENUM));
-      node.enumType = ref.enumType();
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      for (ThriftEnum.Member member : node.enumType.members()) {
-        min = Math.min(min, member.value());
-        max = Math.max(max, member.value());
-      }
-      if (min <= max && max - min < 4096) {
-        node.enumMin = (int) min;
-        node.enumLengths = new int[(int) (max - min + 1)];
-        for (int i = 0; i < node.enumLengths.length; i++) {
-          String name = node.enumType.nameOf(node.enumMin + i);
-          node.enumLengths[i] = name == null ? -1 : name.length();
-        }
-      }
-      return node;
-    }
-    if (type instanceof ThriftType.StructRef ref) {
-      Node node = add(all, new Node(K_STRUCT));
-      node.struct = compile(ref.struct(), structs, all);
-      return node;
-    }
-    if (type instanceof ThriftType.MapOf map) {
-      Node node = add(all, new Node(K_MAP));
-      node.key = compile(map.key(), structs, all).index;
-      node.value = compile(map.value(), structs, all).index;
-      node.keyWire = map.key().wireType();
-      node.valueWire = map.value().wireType();
-      node.elementCost =
-          20 + DecodingRules.valueCost(map.key()) + DecodingRules.valueCost(map.value());
-      node.elementMin = minSize(node.keyWire) + minSize(node.valueWire);
-      return node;
-    }
-    ThriftType element = ThriftType.elementOf(type);
-    Node node = add(all, new Node(type instanceof ThriftType.SetOf ? K_SET : K_LIST));
-    node.element = compile(element, structs, all).index;
-    node.elementWire = element.wireType();
-    node.elementCost =
-        DecodingRules.valueCost(element) + (ColumnShape.needsWrapper(element) ? 12 : 1);
-    node.elementMin = minSize(node.elementWire);
-    return node;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -554,7 +313,7 @@ final class CheckingProtocol extends TProtocol {
   private void checkContainer(int size) throws TException {
     // A declared size larger than the bytes left cannot be honest (every element takes a byte at
     // least): give up before the generated reader reserves room for that many elements.
-    if (size < 0 || size > maxContainerElements || size > bytesLeft()) {
+    if (size < 0 || !rules.sizeFits(size) || size > bytesLeft()) {
       throw GIVE_UP;
     }
   }
@@ -579,7 +338,7 @@ final class CheckingProtocol extends TProtocol {
       throw GIVE_UP;
     }
     pos = p + 2;
-    return (short) I16.get(buf, p);
+    return (short) BinaryWire.I16.get(buf, p);
   }
 
   private int nextI32() throws TException {
@@ -588,7 +347,7 @@ final class CheckingProtocol extends TProtocol {
       throw GIVE_UP;
     }
     pos = p + 4;
-    return (int) I32.get(buf, p);
+    return (int) BinaryWire.I32.get(buf, p);
   }
 
   private long nextI64() throws TException {
@@ -597,13 +356,13 @@ final class CheckingProtocol extends TProtocol {
       throw GIVE_UP;
     }
     pos = p + 8;
-    return (long) I64.get(buf, p);
+    return (long) BinaryWire.I64.get(buf, p);
   }
 
   /** The length of a string or binary, within the limit and the bytes left. */
   private int nextLength() throws TException {
     int length = nextI32();
-    if (length < 0 || length > maxStringBytes || length > end - pos) {
+    if (length < 0 || length > end - pos || !rules.lengthFits(length)) {
       throw GIVE_UP;
     }
     return length;
@@ -613,14 +372,10 @@ final class CheckingProtocol extends TProtocol {
   private void checkHeader(int size, int minElementSize) throws TException {
     if (minElementSize == 0
         || size < 0
-        || size > maxContainerElements
+        || !rules.sizeFits(size)
         || (long) size * minElementSize > end - pos) {
       throw GIVE_UP;
     }
-  }
-
-  private static int minSize(byte type) {
-    return type >= 0 && type < MIN_SIZE.length ? MIN_SIZE[type] : 0;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -675,7 +430,7 @@ final class CheckingProtocol extends TProtocol {
       pos = p + 1;
       return stop(node);
     }
-    short id = (short) I16.get(buf, p + 1);
+    short id = (short) BinaryWire.I16.get(buf, p + 1);
     pos = p + 3;
     return field(node, type, id);
   }
@@ -733,7 +488,7 @@ final class CheckingProtocol extends TProtocol {
 
   private TField stop(int node) throws TException {
     // The generated union reader takes one field and then one header for the STOP.
-    if (unionOf[node] && ++frameHeaders[depth] != 2) {
+    if (unionOf[node] && !DecodingRules.unionHoldsOne(frameHeaders[depth]++, 0)) {
       throw GIVE_UP;
     }
     expected = NONE;
@@ -821,12 +576,12 @@ final class CheckingProtocol extends TProtocol {
       throw GIVE_UP;
     }
     StructNode read = structOf[node];
-    if ((seenFields & read.required) != read.required) {
+    if (!DecodingRules.requiredPresent(seenFields, read.required)) {
       throw GIVE_UP; // a required field is missing
     }
     long[] wide = read.requiredWide;
     for (int i = 0; i < wide.length; i++) {
-      if ((seenWide[depth * seenWords + i] & wide[i]) != wide[i]) {
+      if (!DecodingRules.requiredPresent(seenWide[depth * seenWords + i], wide[i])) {
         throw GIVE_UP;
       }
     }
@@ -869,12 +624,13 @@ final class CheckingProtocol extends TProtocol {
     byte keyType = nextByte();
     byte valueType = nextByte();
     int size = nextI32();
-    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+    if (size < 0 || !rules.sizeFits(size) || (long) size * node.elementMin > end - pos) {
       throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
     }
-    if (size > 0
-        ? keyType != node.keyWire || valueType != node.valueWire
-        : minSize(keyType) == 0 || minSize(valueType) == 0) {
+    if (!DecodingRules.elementsMatch(size, keyType, node.keyWire)
+        || !DecodingRules.elementsMatch(size, valueType, node.valueWire)
+        || (size == 0
+            && (BinaryWire.minSize(keyType) == 0 || BinaryWire.minSize(valueType) == 0))) {
       throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
     }
     startMap(node, size);
@@ -892,10 +648,11 @@ final class CheckingProtocol extends TProtocol {
 
   /** A list or set header as the binary protocol reads it, and as the codec tree accepts it. */
   private void startList(Node node, byte elementType, int size) throws TException {
-    if (size < 0 || size > maxContainerElements || (long) size * node.elementMin > end - pos) {
+    if (size < 0 || !rules.sizeFits(size) || (long) size * node.elementMin > end - pos) {
       throw GIVE_UP; // a size the binary protocol refuses, or more than the bytes left hold
     }
-    if (size > 0 ? elementType != node.elementWire : minSize(elementType) == 0) {
+    if (!DecodingRules.elementsMatch(size, elementType, node.elementWire)
+        || (size == 0 && BinaryWire.minSize(elementType) == 0)) {
       throw GIVE_UP; // elements of another type; a type code the binary protocol refuses
     }
     enterList(node, size);
@@ -944,7 +701,8 @@ final class CheckingProtocol extends TProtocol {
     Node node = container(K_MAP);
     TMap header = binary ? binaryMap() : delegate.readMapBegin();
     checkContainer(header.size);
-    if (header.size > 0 && (header.keyType != node.keyWire || header.valueType != node.valueWire)) {
+    if (!DecodingRules.elementsMatch(header.size, header.keyType, node.keyWire)
+        || !DecodingRules.elementsMatch(header.size, header.valueType, node.valueWire)) {
       throw GIVE_UP;
     }
     startMap(node, header.size);
@@ -954,7 +712,7 @@ final class CheckingProtocol extends TProtocol {
   /** A list or set header read by another protocol (which has checked it its own way). */
   private void decoratedList(Node node, int size, byte elementType) throws TException {
     checkContainer(size);
-    if (size > 0 && elementType != node.elementWire) {
+    if (!DecodingRules.elementsMatch(size, elementType, node.elementWire)) {
       throw GIVE_UP;
     }
     enterList(node, size);
@@ -963,14 +721,14 @@ final class CheckingProtocol extends TProtocol {
   private TList binaryList() throws TException {
     byte elementType = nextByte();
     int size = nextI32();
-    checkHeader(size, minSize(elementType));
+    checkHeader(size, BinaryWire.minSize(elementType));
     return new TList(elementType, size);
   }
 
   private TSet binarySet() throws TException {
     byte elementType = nextByte();
     int size = nextI32();
-    checkHeader(size, minSize(elementType));
+    checkHeader(size, BinaryWire.minSize(elementType));
     return new TSet(elementType, size);
   }
 
@@ -978,8 +736,8 @@ final class CheckingProtocol extends TProtocol {
     byte keyType = nextByte();
     byte valueType = nextByte();
     int size = nextI32();
-    int keySize = minSize(keyType);
-    int valueSize = minSize(valueType);
+    int keySize = BinaryWire.minSize(keyType);
+    int valueSize = BinaryWire.minSize(valueType);
     checkHeader(size, keySize == 0 || valueSize == 0 ? 0 : keySize + valueSize);
     return new TMap(keyType, valueType, size);
   }
@@ -1130,7 +888,7 @@ final class CheckingProtocol extends TProtocol {
       length = offset >= 0 && offset < lengths.length ? lengths[(int) offset] : -1;
     } else {
       String name = node.enumType.nameOf(value);
-      length = name == null ? -1 : name.length();
+      length = name == null ? -1 : DecodingRules.enumNameCost(name);
     }
     if (length < 0) {
       throw GIVE_UP; // the generated object cannot hold it
@@ -1202,7 +960,7 @@ final class CheckingProtocol extends TProtocol {
     }
     ByteBuffer buffer = delegate.readBinary();
     int length = buffer.remaining();
-    if (length > maxStringBytes || !buffer.hasArray()) {
+    if (!rules.lengthFits(length) || !buffer.hasArray()) {
       throw GIVE_UP;
     }
     byte[] bytes = buffer.array();
@@ -1213,10 +971,8 @@ final class CheckingProtocol extends TProtocol {
   }
 
   private void checkUtf8(String text, byte[] bytes, int offset, int length) throws TException {
-    // As DecodingRules.string: one char per byte and no U+FFFD means every byte was ASCII.
-    if ((text.length() != length || text.indexOf('\uFFFD') >= 0)
-        && !Utf8.isWellFormed(bytes, offset, length)) {
-      throw GIVE_UP;
+    if (!DecodingRules.isWellFormed(text, bytes, offset, length)) {
+      throw GIVE_UP; // the rules refuse it, or replace it as libthrift does not
     }
     rowBytes += length;
   }
@@ -1243,7 +999,7 @@ final class CheckingProtocol extends TProtocol {
     }
     ByteBuffer buffer = binary ? binaryBytes() : delegate.readBinary();
     int length = buffer.remaining();
-    if (length > maxStringBytes) {
+    if (!rules.lengthFits(length)) {
       throw GIVE_UP;
     }
     binaryRowBytes(length);
@@ -1251,7 +1007,7 @@ final class CheckingProtocol extends TProtocol {
   }
 
   private void binaryRowBytes(int length) {
-    rowBytes += length + length / 3 + 4; // its bytes, and base64 in JSON
+    rowBytes += DecodingRules.binaryRowBytes(length);
   }
 
   /** As {@code TBinaryProtocol.readBinary}: the bytes where they are in the payload. */
@@ -1278,110 +1034,5 @@ final class CheckingProtocol extends TProtocol {
   @Override
   public void readMessageEnd() throws TException {
     throw GIVE_UP;
-  }
-
-  @Override
-  public void writeMessageBegin(TMessage message) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeMessageEnd() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeStructBegin(TStruct struct) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeStructEnd() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeFieldBegin(TField field) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeFieldEnd() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeFieldStop() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeMapBegin(TMap map) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeMapEnd() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeListBegin(TList list) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeListEnd() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeSetBegin(TSet set) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeSetEnd() {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeBool(boolean b) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeByte(byte b) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeI16(short i16) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeI32(int i32) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeI64(long i64) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeDouble(double dub) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeString(String str) {
-    throw new UnsupportedOperationException("a reading protocol");
-  }
-
-  @Override
-  public void writeBinary(ByteBuffer buf) {
-    throw new UnsupportedOperationException("a reading protocol");
   }
 }

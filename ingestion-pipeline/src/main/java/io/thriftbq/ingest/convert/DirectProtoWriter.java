@@ -5,7 +5,6 @@ import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.ColumnShape;
 import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
-import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
@@ -13,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Utf8;
 import org.apache.thrift.protocol.TType;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -195,24 +193,11 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       if (field.isRequired() && !struct.isUnion()) {
         required |= 1L << i;
       }
-      if (hasDefault(empty, field)) {
+      if (DecodingRules.takesDefault(empty, field)) {
         defaults |= 1L << i;
       }
     }
     return new StructPlan(struct.isUnion(), min, byId, required, defaults);
-  }
-
-  /**
-   * Whether the general path fills the field in when it is absent (StructCodec's defaults): what
-   * the generated constructor sets, or the IDL default of a struct read from an IDL (not for
-   * numbers and bools, as there).
-   */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static boolean hasDefault(org.apache.thrift.@Nullable TBase empty, ThriftField field) {
-    if (empty != null) {
-      return empty.isSet(field.fieldEnum());
-    }
-    return StructCodec.fillsIdlDefault(field);
   }
 
   private static @Nullable ValuePlan valuePlan(
@@ -230,27 +215,18 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       };
     }
     if (type instanceof ThriftType.EnumRef ref) {
-      ValuePlan plan = new ValuePlan(ENUM, TType.I32);
-      ThriftEnum enumType = ref.enumType();
-      int min = Integer.MAX_VALUE;
-      int max = Integer.MIN_VALUE;
-      for (ThriftEnum.Member member : enumType.members()) {
-        min = Math.min(min, member.value());
-        max = Math.max(max, member.value());
-      }
-      if ((long) max - min >= 4096) {
+      EnumNameTable table = EnumNameTable.of(ref.enumType());
+      if (table == null) {
         return new ValuePlan(UNSUPPORTED, TType.I32); // sparse: left to the general path
       }
-      plan.enumMin = min;
-      plan.enumNames = new byte[max - min + 1][];
-      plan.enumNameLengths = new int[max - min + 1];
-      for (int v = min; v <= max; v++) {
-        String name = enumType.nameOf(v);
-        if (name != null) {
-          plan.enumNames[v - min] = name.getBytes(StandardCharsets.UTF_8);
-          plan.enumNameLengths[v - min] = name.length();
-        }
+      ValuePlan plan = new ValuePlan(ENUM, TType.I32);
+      plan.enumMin = table.min;
+      plan.enumNames = new byte[table.names.length][];
+      for (int i = 0; i < table.names.length; i++) {
+        String name = table.names[i];
+        plan.enumNames[i] = name == null ? null : name.getBytes(StandardCharsets.UTF_8);
       }
+      plan.enumNameLengths = table.costs;
       return plan;
     }
     if (type instanceof ThriftType.StructRef ref) {
@@ -268,8 +244,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       if (plan.key == null || plan.value == null || child.number(0) != 1 || child.number(1) != 2) {
         return new ValuePlan(UNSUPPORTED, TType.MAP);
       }
-      plan.elementCost =
-          20 + DecodingRules.valueCost(map.key()) + DecodingRules.valueCost(map.value());
+      plan.elementCost = DecodingRules.mapEntryCost(map.key(), map.value());
       return plan;
     }
     ThriftType elementType = ThriftType.elementOf(type);
@@ -282,7 +257,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
     if (plan.element == null) {
       return new ValuePlan(UNSUPPORTED, wire);
     }
-    plan.elementCost = DecodingRules.valueCost(elementType) + 1;
+    plan.elementCost = DecodingRules.listElementCost(elementType);
     return plan;
   }
 
@@ -362,10 +337,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       writeValueAsField(field.number, field.value, true);
       rules.addRowBytes(field.rowCost);
     }
-    if ((seen & plan.requiredMask) != plan.requiredMask
+    if (!DecodingRules.requiredPresent(seen, plan.requiredMask)
         || (~seen & plan.defaultMask) != 0
-        || (plan.union && count != 1)) {
-      throw GIVE_UP;
+        || (plan.union && !DecodingRules.unionHoldsOne(count, 0))) {
+      throw GIVE_UP; // the rules refuse it, or defaults to fill in: the codec tree decides
     }
   }
 
@@ -401,19 +376,14 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       case DOUBLE -> {
         double value = Double.longBitsToDouble(compact ? readLongLittle() : readLongBig());
         writeTag(number, 1);
-        writeFixed64(Double.doubleToRawLongBits(value != value ? Double.NaN : value));
+        writeFixed64(Double.doubleToRawLongBits(DecodingRules.canonical(value)));
       }
       case STRING -> {
         int length = readLength();
         rules.checkLength(length);
         int start = pos;
-        for (int i = start, end = start + length; i < end; i++) {
-          if (in[i] < 0) {
-            if (!Utf8.isWellFormed(in, start, length)) {
-              throw GIVE_UP; // the rules decide: a dead letter, or replaced and counted
-            }
-            break;
-          }
+        if (!DecodingRules.isWellFormed(in, start, length)) {
+          throw GIVE_UP; // the rules decide: a dead letter, or replaced and counted
         }
         writeTag(number, 2);
         writeVarint32(length);
@@ -422,8 +392,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       }
       case BINARY -> {
         int length = readLength();
-        rules.checkLength(length);
-        rules.addRowBytes(length / 3 + 4);
+        rules.checkBinary(length);
         writeTag(number, 2);
         writeVarint32(length);
         writeBytes(in, pos, length);
@@ -465,8 +434,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
         checkSize(size);
         rules.checkElements(size);
         rules.addRowBytes((long) size * plan.elementCost);
-        // libthrift checks a binary header's type code even for an empty container.
-        if ((size > 0 || !compact) && elementType != plan.element.wireType) {
+        // libthrift checks a binary header's type code even for an empty container: on that
+        // protocol any other type is left to it.
+        if (!DecodingRules.elementsMatch(size, elementType, plan.element.wireType)
+            || (!compact && elementType != plan.element.wireType)) {
           throw GIVE_UP;
         }
         for (int i = 0; i < size; i++) {
@@ -490,9 +461,10 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
         checkSize(size);
         rules.checkElements(size);
         rules.addRowBytes((long) size * plan.elementCost);
-        if ((size > 0 || !compact)
-            && (keyType != plan.key.wireType || valueType != plan.value.wireType)) {
-          throw GIVE_UP;
+        if (!DecodingRules.elementsMatch(size, keyType, plan.key.wireType)
+            || !DecodingRules.elementsMatch(size, valueType, plan.value.wireType)
+            || (!compact && (keyType != plan.key.wireType || valueType != plan.value.wireType))) {
+          throw GIVE_UP; // as for a list: the binary protocol leaves any other type to libthrift
         }
         for (int i = 0; i < size; i++) {
           writeTag(number, 2);
@@ -579,7 +551,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Thrift input (bounds are checked by the array accesses: an overrun gives up)
+  // Thrift input, read from the payload's bytes (the layouts in BinaryWire); an overrun gives up
 
   private int readByte() {
     if (pos >= limit) {
@@ -593,40 +565,30 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
     return readByte() == 1;
   }
 
-  private int readI16Big() {
+  private short readI16Big() {
     ensure(2);
-    int value = ((in[pos] & 0xff) << 8) | (in[pos + 1] & 0xff);
+    short value = (short) BinaryWire.I16.get(in, pos);
     pos += 2;
     return value;
   }
 
   private int readI32Big() {
     ensure(4);
-    int value =
-        ((in[pos] & 0xff) << 24)
-            | ((in[pos + 1] & 0xff) << 16)
-            | ((in[pos + 2] & 0xff) << 8)
-            | (in[pos + 3] & 0xff);
+    int value = (int) BinaryWire.I32.get(in, pos);
     pos += 4;
     return value;
   }
 
   private long readLongBig() {
     ensure(8);
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (in[pos + i] & 0xff);
-    }
+    long value = (long) BinaryWire.I64.get(in, pos);
     pos += 8;
     return value;
   }
 
   private long readLongLittle() {
     ensure(8);
-    long value = 0;
-    for (int i = 7; i >= 0; i--) {
-      value = (value << 8) | (in[pos + i] & 0xff);
-    }
+    long value = (long) BinaryWire.LITTLE_I64.get(in, pos);
     pos += 8;
     return value;
   }

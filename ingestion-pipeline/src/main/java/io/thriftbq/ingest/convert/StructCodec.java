@@ -30,9 +30,6 @@ import org.apache.thrift.transport.TMemoryInputTransport;
  * @param <S> the format's record description
  */
 final class StructCodec<S> implements ValueCodec {
-  /** Unknown fields are skipped; this bounds how deep a hostile payload can make the skip go. */
-  private static final int MAX_SKIP_DEPTH = 64;
-
   /**
    * The most list, set or map slots reserved before reading the elements. A container header only
    * declares its size: for struct elements libthrift cannot check it against the bytes left (their
@@ -114,7 +111,7 @@ final class StructCodec<S> implements ValueCodec {
       case SCALAR_I8:
         return (long) in.readByte();
       case SCALAR_DOUBLE:
-        return DoubleCodec.canonical(in.readDouble());
+        return DecodingRules.canonical(in.readDouble());
       case SCALAR_BOOL:
         return in.readBool();
       default:
@@ -173,35 +170,18 @@ final class StructCodec<S> implements ValueCodec {
           values[slot.index()] = format.emptyRepeated();
         }
       }
-      if (struct.hasJavaClass()) {
-        TBase<?, ?> empty = struct.newInstance();
-        for (FieldSlot slot : slots) {
-          if (isSet(empty, slot.fieldEnum())) {
-            values[slot.index()] = slot.codec().convert(getFieldValue(empty, slot.fieldEnum()));
-          }
-        }
-      } else {
-        for (FieldSlot slot : slots) {
-          if (fillsIdlDefault(slot.field())) {
-            values[slot.index()] = readDefault(slot, slot.field().idlDefault());
-          }
+      TBase<?, ?> empty = struct.hasJavaClass() ? struct.newInstance() : null;
+      for (FieldSlot slot : slots) {
+        if (DecodingRules.takesDefault(empty, slot.field())) {
+          values[slot.index()] =
+              empty != null
+                  ? slot.codec().convert(getFieldValue(empty, slot.fieldEnum()))
+                  : readDefault(slot, slot.field().idlDefault());
         }
       }
       defaults = values;
     }
     return defaults;
-  }
-
-  /**
-   * Whether an absent field of a struct read from an IDL takes its IDL default. The README's rule,
-   * the same for both sources: generated classes report a defaulted number or bool as unset (its
-   * isset bit stays clear), so only defaults of other types fill a column.
-   */
-  static boolean fillsIdlDefault(ThriftField field) {
-    return field.idlDefault() != null
-        && !(field.type() instanceof ThriftType.Primitive primitive
-            && primitive.kind() != ThriftType.PrimitiveKind.STRING
-            && primitive.kind() != ThriftType.PrimitiveKind.BINARY);
   }
 
   /** Reads an IDL default (binary-encoded at launch) with the codec of its field. */
@@ -245,7 +225,7 @@ final class StructCodec<S> implements ValueCodec {
       FieldSlot slot = offset >= 0 && offset < slotsById.length ? slotsById[offset] : null;
       if (slot == null || slot.wireType() != header.type) {
         // A field from a newer IDL, or one whose type changed: Thrift's own readers skip it too.
-        TProtocolUtil.skip(in, header.type, MAX_SKIP_DEPTH);
+        TProtocolUtil.skip(in, header.type, DecodingRules.MAX_SKIP_DEPTH);
         rules.unknownField(struct.name(), header.id, header.type, slot != null);
         skipped++;
       } else {
@@ -266,27 +246,11 @@ final class StructCodec<S> implements ValueCodec {
     for (int index : requiredSlots) {
       boolean present = index < 64 ? (seen & (1L << index)) != 0 : values[index] != null;
       if (!present) {
-        throw new ThriftDecodeException(
-            "Required field '"
-                + slots[index].field().name()
-                + "' of "
-                + struct.name()
-                + " is missing: the payload is not a valid "
-                + struct.name()
-                + " (wrong struct type, or a writer that skipped validation)");
+        throw DecodingRules.missingRequired(struct.name(), slots[index].field().name());
       }
     }
-    if (struct.isUnion() && (setCount != 1 || skipped != 0)) {
-      // The generated reader reads one field and takes the next header for the STOP: anything
-      // else on the wire desynchronizes it, and a union without a known member holds no value.
-      throw new ThriftDecodeException(
-          "Union "
-              + struct.name()
-              + " has "
-              + setCount
-              + " fields set"
-              + (skipped == 0 ? "" : " and " + skipped + " the IDL does not know")
-              + "; a union holds exactly one known field");
+    if (struct.isUnion() && !DecodingRules.unionHoldsOne(setCount, skipped)) {
+      throw DecodingRules.notOneMember(struct.name(), setCount, skipped);
     }
     return values;
   }
@@ -358,7 +322,7 @@ final class StructCodec<S> implements ValueCodec {
             format,
             wrapperShape,
             rules,
-            DecodingRules.valueCost(element) + 12);
+            DecodingRules.listElementCost(element));
       }
       return new ListCodec<>(
           set,
@@ -366,7 +330,7 @@ final class StructCodec<S> implements ValueCodec {
           format,
           null,
           rules,
-          DecodingRules.valueCost(element) + 1);
+          DecodingRules.listElementCost(element));
     }
     if (type instanceof ThriftType.StructRef ref) {
       return new StructCodec<>(
@@ -461,23 +425,14 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   private static final class DoubleCodec implements ValueCodec {
-    /**
-     * NaN as the one canonical NaN: a payload can carry any of 2^52 NaN bit patterns, which Thrift
-     * reads as they are but writes back canonical, so without this the same event would give other
-     * bytes through a user function (which may re-serialize) than straight from the wire.
-     */
-    static double canonical(double value) {
-      return value != value ? Double.NaN : value;
-    }
-
     @Override
     public Object read(TProtocol in) throws TException {
-      return canonical(in.readDouble());
+      return DecodingRules.canonical(in.readDouble());
     }
 
     @Override
     public Object convert(Object value) {
-      return canonical((Double) value);
+      return DecodingRules.canonical((Double) value);
     }
 
     @Override
@@ -542,14 +497,9 @@ final class StructCodec<S> implements ValueCodec {
       java.nio.ByteBuffer buffer = in.readBinary();
       rules.checkLength(buffer.remaining());
       byte[] bytes = copy(buffer);
-      for (byte b : bytes) {
-        if (b < 0) {
-          return rules.acceptUtf8(bytes, 0, bytes.length)
-              ? bytes
-              : new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
-        }
-      }
-      return bytes;
+      return rules.acceptUtf8(bytes, 0, bytes.length)
+          ? bytes
+          : new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -600,8 +550,7 @@ final class StructCodec<S> implements ValueCodec {
     @Override
     public Object read(TProtocol in) throws TException, ThriftDecodeException {
       java.nio.ByteBuffer buffer = in.readBinary();
-      rules.checkLength(buffer.remaining());
-      rules.addRowBytes(buffer.remaining() / 3 + 4); // base64 in JSON
+      rules.checkBinary(buffer.remaining());
       return format.bytes(copy(buffer));
     }
 
@@ -688,12 +637,8 @@ final class StructCodec<S> implements ValueCodec {
       }
       rules.checkElements(size);
       rules.addRowBytes((long) size * elementCost);
-      if (size > 0 && elementType != element.wireType()) {
-        throw new ThriftDecodeException(
-            "Container holds elements of wire type "
-                + elementType
-                + " where the IDL says "
-                + element.wireType());
+      if (!DecodingRules.elementsMatch(size, elementType, element.wireType())) {
+        throw DecodingRules.elementsMismatch(elementType, element.wireType());
       }
       List<Object> values = new ArrayList<>(initialCapacity(size));
       for (int i = 0; i < size; i++) {
@@ -742,9 +687,7 @@ final class StructCodec<S> implements ValueCodec {
     private final int entryCost;
 
     MapCodec(ThriftType.MapOf type, RowFormat<?, S> format, S entryShape, DecodingRules rules) {
-      // {"key":K,"value":V},
-      this.entryCost =
-          20 + DecodingRules.valueCost(type.key()) + DecodingRules.valueCost(type.value());
+      this.entryCost = DecodingRules.mapEntryCost(type.key(), type.value());
       this.format = format;
       this.entryShape = entryShape;
       this.rules = rules;
@@ -759,17 +702,10 @@ final class StructCodec<S> implements ValueCodec {
       TMap header = in.readMapBegin();
       rules.checkElements(header.size);
       rules.addRowBytes((long) header.size * entryCost);
-      if (header.size > 0
-          && (header.keyType != key.wireType() || header.valueType != value.wireType())) {
-        throw new ThriftDecodeException(
-            "Map holds entries of wire types "
-                + header.keyType
-                + "/"
-                + header.valueType
-                + " where the IDL says "
-                + key.wireType()
-                + "/"
-                + value.wireType());
+      if (!DecodingRules.elementsMatch(header.size, header.keyType, key.wireType())
+          || !DecodingRules.elementsMatch(header.size, header.valueType, value.wireType())) {
+        throw DecodingRules.entriesMismatch(
+            header.keyType, header.valueType, key.wireType(), value.wireType());
       }
       List<Object> entries = new ArrayList<>(initialCapacity(header.size));
       for (int i = 0; i < header.size; i++) {

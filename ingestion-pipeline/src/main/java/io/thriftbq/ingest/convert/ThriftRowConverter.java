@@ -33,7 +33,10 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private @Nullable StructCodec<S> objectCheck;
   private @Nullable TProtocol objectProtocol;
   private @Nullable CheckingProtocol objectReader;
-  private long objectRowBytesLeft;
+
+  /** The metadata columns' bytes in the object path's row-size check (no message metadata). */
+  private long objectMetadataBytes;
+
   private long onePassDecodes;
   private final MetadataColumns metadataColumns;
   private final MetadataValues<S> metadataValues;
@@ -145,7 +148,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
         // the object holds (it gives up on an enum number the IDL does not name), so it cannot
         // fail where the two-pass decode's validate() would.
         if (objectReader.finished()
-            && objectReader.rowBytes() <= objectRowBytesLeft
+            && objectRules.rowFits(objectReader.rowBytes(), objectMetadataBytes)
             && objectReader.bytesLeft() == 0) {
           if (objectReader.unknownFields() > 0) {
             objectReader.commitUnknownFields(objectRules);
@@ -177,7 +180,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
       reset(payload);
       objectRules.startRow();
       objectCheck.readValues(protocol);
-      objectRules.checkRowSize(metadataBytes(EventMetadata.EMPTY, null));
+      objectRules.checkRowSize(objectMetadataBytes);
       if (objectRules.unknownFieldCount() != unknownBefore) {
         pendingUnknownFields = payload;
       }
@@ -208,10 +211,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     objectProtocol = new JdkUtf8Strings(protocol);
     objectCheck =
         new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), objectRules);
-    objectReader =
-        new CheckingProtocol(
-            struct, config.maxStringBytes(), config.maxContainerElements(), transport);
-    objectRowBytesLeft = config.maxRowBytes() - metadataBytes(EventMetadata.EMPTY, null);
+    objectReader = new CheckingProtocol(struct, objectRules, transport);
+    objectMetadataBytes = metadataBytes(EventMetadata.EMPTY, null);
   }
 
   /** Payloads {@link #decode} returned from its one pass, for tests that check it is used. */
