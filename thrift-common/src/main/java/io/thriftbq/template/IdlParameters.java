@@ -11,7 +11,22 @@ import java.util.List;
 public final class IdlParameters {
   private IdlParameters() {}
 
-  private static final String NAME = "[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?";
+  /**
+   * A struct of the IDL, unanchored: {@code Name}, or {@code FILE.Name} when a name is ambiguous,
+   * FILE being the IDL file's name without {@code .thrift} (a file name may hold {@code -} and
+   * {@code .}). The IDL decides which names exist; this is the shape a launch can check first.
+   */
+  public static final String STRUCT_NAME = "[A-Za-z_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?";
+
+  /** One struct (or union) of the IDL, anchored. */
+  public static final String STRUCT_REGEX = "^" + STRUCT_NAME + "$";
+
+  /** A struct with the generator's optional share ({@code Order:5}). */
+  private static final String WEIGHTED_STRUCT = STRUCT_NAME + "(:[0-9.]+)?";
+
+  /** {@code --thriftStructs}: comma-separated structs, each with an optional share. */
+  public static final String STRUCTS_REGEX =
+      "^" + WEIGHTED_STRUCT + "( *, *" + WEIGHTED_STRUCT + ")*$";
 
   /** The IDL parameters, in {@code group}. */
   public static List<TemplateParameter> in(String group) {
@@ -26,13 +41,13 @@ public final class IdlParameters {
             TemplateParameter.ParamType.TEXT),
         TemplateParameter.of(
                 "thriftStruct", "Struct of the IDL", group, TemplateParameter.ParamType.TEXT)
-            .withRegex("^" + NAME + "$"),
+            .withRegex(STRUCT_REGEX),
         TemplateParameter.of(
                 "thriftStructs", "Structs of the IDL", group, TemplateParameter.ParamType.TEXT)
-            .withRegex("^" + NAME + "(:[0-9.]+)?( *, *" + NAME + "(:[0-9.]+)?)*$"),
+            .withRegex(STRUCTS_REGEX),
         TemplateParameter.of(
                 "thriftUnion", "Union of the IDL", group, TemplateParameter.ParamType.TEXT)
-            .withRegex("^" + NAME + "$"),
+            .withRegex(STRUCT_REGEX),
         TemplateParameter.of(
             "structAttribute",
             "Attribute naming the struct",

@@ -1,5 +1,6 @@
 package io.thriftbq.template;
 
+import io.thriftbq.kafka.KafkaClientConfig;
 import io.thriftbq.kafka.KafkaConnectionOptions;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,14 @@ public final class KafkaParameters {
       "^[^,:\\s]+:[0-9]{1,5}( *, *[^,:\\s]+:[0-9]{1,5})*$";
 
   /** One Kafka topic name (Kafka's rule: 1-249 of letters, digits, {@code . _ -}). */
-  public static final String TOPIC_REGEX = "^[A-Za-z0-9._-]{1,249}$";
+  public static final String TOPIC_REGEX = "^" + KafkaClientConfig.TOPIC_NAME + "$";
+
+  /**
+   * Comma-separated topic names, as {@code --kafkaTopics} takes them (the pipeline trims each, so
+   * spaces around the commas are accepted).
+   */
+  public static final String TOPIC_LIST_REGEX =
+      "^" + KafkaClientConfig.TOPIC_NAME + "( *, *" + KafkaClientConfig.TOPIC_NAME + ")*$";
 
   /** key=value (a template passes the flag once; values split at commas are rejoined). */
   public static final String PROPERTY_REGEX = "^[^=,\\s]+=.*$";

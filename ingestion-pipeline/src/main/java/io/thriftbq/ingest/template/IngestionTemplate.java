@@ -9,6 +9,7 @@ import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
 import static io.thriftbq.template.TemplateParameter.ParamType.TEXT;
 
 import io.thriftbq.ingest.options.IngestionOptions;
+import io.thriftbq.template.BigQueryNames;
 import io.thriftbq.template.IdlParameters;
 import io.thriftbq.template.KafkaParameters;
 import io.thriftbq.template.PubsubNames;
@@ -28,7 +29,6 @@ public final class IngestionTemplate {
   private static final String OUTPUT = "Output";
   private static final String TUNING = "Tuning";
   private static final String JAVA_CLASS = "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_$]*)+$";
-  private static final String TABLE = "^([^:]+:)?[^.]+\\.[^.]+$";
   private static final String POSITIVE = "^[1-9][0-9]*$";
 
   /** Beam's own options that the tuning steps set; they are template parameters too. */
@@ -64,7 +64,7 @@ public final class IngestionTemplate {
                   KafkaParameters.connection(SOURCE).get(0),
                   KafkaParameters.connection(SOURCE).get(1),
                   TemplateParameter.of("kafkaTopics", "Kafka topics", SOURCE, TEXT)
-                      .withRegex("^[a-zA-Z0-9._-]{1,249}(,[a-zA-Z0-9._-]{1,249})*$"),
+                      .withRegex(KafkaParameters.TOPIC_LIST_REGEX),
                   TemplateParameter.of("kafkaConsumerGroup", "Kafka consumer group", SOURCE, TEXT),
                   TemplateParameter.of("kafkaStartOffset", "Kafka start offset", SOURCE, TEXT)
                       .withRegex("^(EARLIEST|LATEST|[0-9]{1,19}|[0-9]{4}-[0-9]{2}-[0-9]{2}T.+)$"),
@@ -112,13 +112,12 @@ public final class IngestionTemplate {
                       .withRegex(JAVA_CLASS),
                   TemplateParameter.of(
                           "outputTable", "BigQuery output table", OUTPUT, BIGQUERY_TABLE)
-                      .withRegex(TABLE),
+                      .withRegex(BigQueryNames.TABLE_SPEC_REGEX),
                   TemplateParameter.of("tableForStruct", "BigQuery table per struct", OUTPUT, TEXT)
-                      .withRegex(
-                          "^[A-Za-z_][A-Za-z0-9_.]*=[^,=]+(,[A-Za-z_][A-Za-z0-9_.]*=[^,=]+)*$"),
+                      .withRegex(BigQueryNames.TABLE_FOR_STRUCT_REGEX),
                   TemplateParameter.of(
                           "deadLetterTable", "BigQuery dead-letter table", OUTPUT, BIGQUERY_TABLE)
-                      .withRegex(TABLE),
+                      .withRegex(BigQueryNames.TABLE_SPEC_REGEX),
                   TemplateParameter.of("primaryKey", "Primary key (change mode)", OUTPUT, TEXT)
                       .withRegex(
                           "^([A-Za-z_][A-Za-z0-9_.]*=)?[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*"
