@@ -46,18 +46,15 @@ tf_vars() {
   TF_VAR_ARGS+=(-var="event_source=${SOURCE:-pubsub}")
 }
 
-tf_apply() {
+# tf_run apply|destroy: terraform init, then the command with the variables of tf_vars (without
+# asking with --auto-approve).
+tf_run() {
   tf_vars
   local approve=()
   ((AUTO_APPROVE)) && approve=(-auto-approve)
   run terraform -chdir="$TF_DIR" init -input=false
-  run terraform -chdir="$TF_DIR" apply -input=false "${approve[@]}" "${TF_VAR_ARGS[@]}"
+  run terraform -chdir="$TF_DIR" "$1" -input=false "${approve[@]}" "${TF_VAR_ARGS[@]}"
 }
 
-tf_destroy() {
-  tf_vars
-  local approve=()
-  ((AUTO_APPROVE)) && approve=(-auto-approve)
-  run terraform -chdir="$TF_DIR" init -input=false
-  run terraform -chdir="$TF_DIR" destroy -input=false "${approve[@]}" "${TF_VAR_ARGS[@]}"
-}
+tf_apply() { tf_run apply; }
+tf_destroy() { tf_run destroy; }
