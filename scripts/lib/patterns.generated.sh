@@ -7,13 +7,13 @@
 # Match the patterns with matches_pattern (scripts/lib/validate.sh), which reads them
 # as Java does.
 
-# IdlParameters.STRUCT_REGEX
+# ParameterPatterns.IDL_TYPE
 THRIFT_STRUCT_REGEX='^[A-Za-z_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$'
 
-# IdlParameters.STRUCTS_REGEX
+# ParameterPatterns.IDL_TYPES
 THRIFT_STRUCTS_REGEX='^[A-Za-z_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?(:[0-9.]+)?( *, *[A-Za-z_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?(:[0-9.]+)?)*$'
 
-# BigQueryNames.TABLE_FOR_STRUCT_ENTRY_REGEX
+# ParameterPatterns.TABLE_FOR_STRUCT_ENTRY
 TABLE_FOR_STRUCT_ENTRY_REGEX='^[A-Za-z_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?=[^,=]+\.[^,=.]+$'
 
 # PubsubNames.RESERVED_ATTRIBUTE_PREFIX

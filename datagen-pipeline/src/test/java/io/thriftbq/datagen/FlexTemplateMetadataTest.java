@@ -36,14 +36,6 @@ import org.junit.runners.JUnit4;
 @RunWith(JUnit4.class)
 public class FlexTemplateMetadataTest {
 
-  /**
-   * Options the generator cannot run without that have no {@code @Validation.Required} (the
-   * pipeline checks them itself, so local runs can fill them in): required in the template. None
-   * since the sink became a choice: --outputTopic is required with --sink=PUBSUB only, --kafkaTopic
-   * and --kafkaBootstrapServers with --sink=KAFKA only, which the launch checks enforce.
-   */
-  private static final Set<String> REQUIRED_WITHOUT_ANNOTATION = Set.of();
-
   private static final Set<String> STREAMING_MODES = Set.of("EXACTLY_ONCE", "AT_LEAST_ONCE");
 
   private static JsonNode metadata;
@@ -122,18 +114,9 @@ public class FlexTemplateMetadataTest {
   }
 
   @Test
-  public void requiredWithoutAnnotationAreOptions() {
-    for (String name : REQUIRED_WITHOUT_ANNOTATION) {
-      assertTrue(name + " is not an option any more", options.containsKey(name));
-    }
-  }
-
-  @Test
   public void requirednessMatches() {
     for (Map.Entry<String, Method> e : options.entrySet()) {
-      boolean required =
-          e.getValue().isAnnotationPresent(Validation.Required.class)
-              || REQUIRED_WITHOUT_ANNOTATION.contains(e.getKey());
+      boolean required = e.getValue().isAnnotationPresent(Validation.Required.class);
       boolean optional = parameters.get(e.getKey()).path("isOptional").asBoolean(false);
       assertEquals(e.getKey() + " isOptional", !required, optional);
     }

@@ -1,5 +1,6 @@
 package io.thriftbq.kafka;
 
+import io.thriftbq.template.KafkaParameters;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -43,15 +44,8 @@ public final class KafkaClientConfig {
   private static final Pattern SERVER =
       Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?):[0-9]{1,5}");
 
-  /**
-   * Kafka's own rule for topic names (org.apache.kafka.common.internals.Topic), unanchored: the one
-   * copy of it, which the flex templates' parameter regexes ({@code
-   * io.thriftbq.template.KafkaParameters}) anchor. The names {@code .} and {@code ..}, which the
-   * rule lets through, are refused by {@link #topicProblems}.
-   */
-  public static final String TOPIC_NAME = "[A-Za-z0-9._-]{1,249}";
-
-  private static final Pattern TOPIC = Pattern.compile(TOPIC_NAME);
+  /** Kafka's own rule for topic names (org.apache.kafka.common.internals.Topic). */
+  private static final Pattern TOPIC = Pattern.compile(KafkaParameters.TOPIC_REGEX);
 
   private KafkaClientConfig() {}
 

@@ -1,5 +1,8 @@
 package io.thriftbq.kafka;
 
+import io.thriftbq.template.KafkaParameters;
+import io.thriftbq.template.TemplateParameter;
+import io.thriftbq.template.TemplateParameter.EnumLabel;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -15,6 +18,10 @@ public interface KafkaConnectionOptions extends PipelineOptions {
       "Kafka bootstrap servers, comma-separated host:port pairs, for example"
           + " bootstrap.CLUSTER.REGION.managedkafka.PROJECT.cloud.goog:9092 for Managed Service for"
           + " Apache Kafka, or 127.0.0.1:9092 for a local broker.")
+  @TemplateParameter(
+      label = "Kafka bootstrap servers",
+      order = 10,
+      pattern = KafkaParameters.BOOTSTRAP_SERVERS_REGEX)
   String getKafkaBootstrapServers();
 
   void setKafkaBootstrapServers(String value);
@@ -25,6 +32,15 @@ public interface KafkaConnectionOptions extends PipelineOptions {
           + " SASL_SSL with OAUTHBEARER tokens from Google's GcpLoginCallbackHandler, made from the"
           + " workers' service account credentials; no secret in any flag).")
   @Default.Enum("NONE")
+  @TemplateParameter(
+      label = "Kafka authentication",
+      order = 20,
+      enumLabels = {
+        @EnumLabel(value = "NONE", label = "None (client defaults or given properties)"),
+        @EnumLabel(
+            value = "GOOGLE_OAUTH",
+            label = "Managed Service for Apache Kafka (Google OAuth, worker service account)")
+      })
   KafkaAuthentication getKafkaAuthentication();
 
   void setKafkaAuthentication(KafkaAuthentication value);

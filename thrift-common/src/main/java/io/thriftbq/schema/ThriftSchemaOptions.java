@@ -1,5 +1,7 @@
 package io.thriftbq.schema;
 
+import io.thriftbq.template.ParameterPatterns;
+import io.thriftbq.template.TemplateParameter;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -15,6 +17,7 @@ public interface ThriftSchemaOptions extends PipelineOptions {
           + " local path or gs://BUCKET/PATH. Files it includes are resolved relative to the"
           + " including file, then in --thriftIdlIncludePath. Use with --thriftStruct, instead of"
           + " the generated-class option.")
+  @TemplateParameter(label = "Thrift IDL file", order = 10, pattern = ParameterPatterns.IDL_FILE)
   String getThriftIdl();
 
   void setThriftIdl(String value);
@@ -22,6 +25,7 @@ public interface ThriftSchemaOptions extends PipelineOptions {
   @Description(
       "Comma-separated directories (local or gs://) searched for the files the IDL includes,"
           + " after the including file's own directory.")
+  @TemplateParameter(label = "IDL include directories", order = 20)
   String getThriftIdlIncludePath();
 
   void setThriftIdlIncludePath(String value);
@@ -29,6 +33,7 @@ public interface ThriftSchemaOptions extends PipelineOptions {
   @Description(
       "The struct, union or exception of --thriftIdl that each message holds; write it as"
           + " FILE.Name (the file name without .thrift) when the name alone is ambiguous.")
+  @TemplateParameter(label = "Struct of the IDL", order = 30, pattern = ParameterPatterns.IDL_TYPE)
   String getThriftStruct();
 
   void setThriftStruct(String value);
@@ -39,6 +44,10 @@ public interface ThriftSchemaOptions extends PipelineOptions {
           + " struct in the --structAttribute attribute; with --thriftUnion, narrows the union's"
           + " members instead. The data generator also takes a weight per struct"
           + " (Order:5,Refund:1,Click:94). Use instead of --thriftStruct.")
+  @TemplateParameter(
+      label = "Structs of the IDL",
+      order = 40,
+      pattern = ParameterPatterns.IDL_TYPES)
   String getThriftStructs();
 
   void setThriftStructs(String value);
@@ -48,6 +57,7 @@ public interface ThriftSchemaOptions extends PipelineOptions {
           + " Refund refund; ... }): each message holds the union, and each member that is a struct"
           + " goes to its own table. Use instead of --thriftStruct; --thriftStructs may narrow the"
           + " members.")
+  @TemplateParameter(label = "Union of the IDL", order = 50, pattern = ParameterPatterns.IDL_TYPE)
   String getThriftUnion();
 
   void setThriftUnion(String value);
@@ -56,6 +66,7 @@ public interface ThriftSchemaOptions extends PipelineOptions {
       "Message attribute whose value names the message's struct (its name, or FILE.Name), when"
           + " --thriftStructs names several structs without --thriftUnion.")
   @Default.String(EventTypes.DEFAULT_STRUCT_ATTRIBUTE)
+  @TemplateParameter(label = "Attribute naming the struct", order = 60)
   String getStructAttribute();
 
   void setStructAttribute(String value);

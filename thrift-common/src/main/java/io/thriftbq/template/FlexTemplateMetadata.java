@@ -8,15 +8,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Renders a flex template's {@code metadata.json} (Dataflow's {@code TemplateMetadata}) from a
  * {@link TemplateSpec}: help texts, defaults, requiredness and enum values come from the options,
- * the console details from the spec. The checked-in files are this output (a test in each pipeline
- * keeps them so).
+ * the console details from each getter's {@link TemplateParameter}. The checked-in files are this
+ * output (a test in each pipeline keeps them so).
  */
 public final class FlexTemplateMetadata {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -26,11 +25,10 @@ public final class FlexTemplateMetadata {
   /**
    * The metadata JSON, ending with a newline.
    *
-   * @throws IllegalArgumentException if an option declared by the options interface has no
-   *     parameter, or a parameter names no option
+   * @throws IllegalArgumentException if the spec's parameters are not all placed ({@link
+   *     TemplateSpec#parameters}), or an enum option's labels do not name each of its values once
    */
   public static String render(TemplateSpec spec) {
-    checkEveryOptionIsAParameter(spec);
     ObjectNode root = JSON.createObjectNode();
     root.put("name", spec.name());
     root.put("description", spec.description());
@@ -39,36 +37,44 @@ public final class FlexTemplateMetadata {
     root.put("supportsExactlyOnce", true);
     root.put("defaultStreamingMode", "EXACTLY_ONCE");
     ArrayNode parameters = root.putArray("parameters");
-    for (TemplateParameter ui : spec.parameters()) {
-      OptionDoc option = OptionDoc.of(spec.optionsClass(), ui.name());
+    for (TemplateSpec.Parameter parameter : spec.parameters()) {
+      OptionDoc option = parameter.option();
+      TemplateParameter details = parameter.details();
       ObjectNode p = parameters.addObject();
-      p.put("name", ui.name());
-      p.put("label", ui.label());
+      p.put("name", option.name());
+      p.put("label", details.label());
       p.put("helpText", option.description());
-      p.put("isOptional", !(option.required() || ui.requiredOverride()));
-      p.put("paramType", ui.type().name());
+      p.put("isOptional", !option.required());
+      p.put("paramType", parameter.type().name());
       if (option.defaultValue() != null && !option.defaultValue().isEmpty()) {
         p.put("defaultValue", option.defaultValue());
       }
+      if (option.type().isEnum() != (parameter.type() == TemplateParameter.ParamType.ENUM)) {
+        throw new IllegalArgumentException(
+            option.name() + ": only an enum option is of type ENUM, and it always is");
+      }
       if (option.type().isEnum()) {
-        if (ui.type() != TemplateParameter.ParamType.ENUM) {
-          throw new IllegalArgumentException(ui.name() + " is an enum option: use ParamType.ENUM");
-        }
         ArrayNode values = p.putArray("enumOptions");
+        Map<String, String> labels = enumLabels(option.name(), details);
         for (Object constant : option.type().getEnumConstants()) {
           String value = ((Enum<?>) constant).name();
-          String label = ui.enumLabel(value);
+          String label = labels.remove(value);
           if (label == null) {
-            throw new IllegalArgumentException(ui.name() + " has no label for " + value);
+            throw new IllegalArgumentException(option.name() + " has no label for " + value);
           }
           values.addObject().put("value", value).put("label", label);
         }
+        if (!labels.isEmpty()) {
+          throw new IllegalArgumentException(
+              option.name() + " labels values its enum does not have: " + labels.keySet());
+        }
+      } else if (details.enumLabels().length > 0) {
+        throw new IllegalArgumentException(option.name() + " is no enum but has enum labels");
       }
-      if (!ui.regexes().isEmpty()) {
-        ArrayNode regexes = p.putArray("regexes");
-        ui.regexes().forEach(regexes::add);
+      if (!details.pattern().isEmpty()) {
+        p.putArray("regexes").add(details.pattern());
       }
-      p.put("groupName", ui.group());
+      p.put("groupName", parameter.group());
     }
     try {
       return JSON.writer(new Printer()).writeValueAsString(root).replace("\r\n", "\n") + "\n";
@@ -77,24 +83,14 @@ public final class FlexTemplateMetadata {
     }
   }
 
-  private static void checkEveryOptionIsAParameter(TemplateSpec spec) {
-    Set<String> named = new HashSet<>();
-    for (TemplateParameter ui : spec.parameters()) {
-      if (!named.add(ui.name())) {
-        throw new IllegalArgumentException("Parameter " + ui.name() + " is listed twice");
+  private static Map<String, String> enumLabels(String option, TemplateParameter details) {
+    Map<String, String> labels = new HashMap<>();
+    for (TemplateParameter.EnumLabel label : details.enumLabels()) {
+      if (labels.put(label.value(), label.label()) != null) {
+        throw new IllegalArgumentException(option + " labels " + label.value() + " twice");
       }
     }
-    List<OptionDoc> declared = OptionDoc.declaredBy(spec.optionsClass());
-    for (OptionDoc option : declared) {
-      if (!named.contains(option.name())) {
-        throw new IllegalArgumentException(
-            "Option --"
-                + option.name()
-                + " of "
-                + spec.optionsClass().getSimpleName()
-                + " is not a template parameter: add it to the template spec");
-      }
-    }
+    return labels;
   }
 
   /** Two-space indents, one array element per line, {@code "name": value}: the usual JSON look. */

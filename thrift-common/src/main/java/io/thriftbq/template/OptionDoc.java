@@ -4,6 +4,7 @@ import java.beans.Introspector;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -12,8 +13,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What a pipeline option says about itself: its name, description, default, requiredness and type,
- * read from its getter's annotations. The one source of every generated copy (template metadata,
- * option tables in the docs).
+ * read from its getter's annotations. With {@link TemplateParameter} on the same getter, the one
+ * source of every generated copy (template metadata, option tables in the docs).
  *
  * @param name the option's name, as on the command line without {@code --}
  * @param description the {@code @Description} text
@@ -54,6 +55,24 @@ public record OptionDoc(
     }
   }
 
+  /**
+   * Adds to {@code getters}, by option name, the getters annotated with {@link TemplateParameter}
+   * that {@code options} and the project's own interfaces it extends declare.
+   */
+  static void annotatedGetters(Class<?> options, Map<String, Method> getters) {
+    for (Method getter : options.getDeclaredMethods()) {
+      String name = propertyName(getter);
+      if (name != null && getter.isAnnotationPresent(TemplateParameter.class)) {
+        getters.putIfAbsent(name, getter);
+      }
+    }
+    for (Class<?> parent : options.getInterfaces()) {
+      if (parent.getPackageName().startsWith("io.thriftbq")) {
+        annotatedGetters(parent, getters);
+      }
+    }
+  }
+
   /** The option {@code name} of {@code options}, declared there or inherited (Beam's own). */
   public static OptionDoc of(Class<? extends PipelineOptions> options, String name) {
     String suffix = Character.toUpperCase(name.charAt(0)) + name.substring(1);
@@ -83,7 +102,10 @@ public record OptionDoc(
     return end < 0 ? description : description.substring(0, end + 1);
   }
 
-  private static @Nullable String propertyName(Method getter) {
+  /**
+   * The option a getter reads ({@code getFoo} or {@code isFoo}: foo), or null for another method.
+   */
+  static @Nullable String propertyName(Method getter) {
     if (getter.getParameterCount() != 0) {
       return null;
     }

@@ -219,11 +219,6 @@ public final class ChangeRule implements Serializable {
     return deleteValues;
   }
 
-  /** Whether the events carry a sequence number. */
-  public boolean hasSequence() {
-    return !(sequenceSource instanceof SequenceSource.None);
-  }
-
   /**
    * The change {@code row} (with its message's {@code metadata}) makes.
    *

@@ -11,16 +11,17 @@ import org.joda.time.Instant;
 
 /**
  * An event the pipeline could not land in the output table, with everything needed to understand
- * and replay it: the original bytes (or the rejected row), where it failed and why, and its Pub/Sub
- * metadata.
+ * and replay it: the original bytes (or the rejected row), where it failed and why, and the
+ * metadata of the message (Pub/Sub or Kafka) it came in.
  *
  * @param payload the raw bytes: a Thrift event, a whole envelope, or a rejected row as JSON
  * @param payloadFormat how to read {@code payload}
  * @param stage where it failed
  * @param errorMessage the error, starting with the exception class
- * @param messageId Pub/Sub message id (for an envelope member, the member id), or null
- * @param publishTime Pub/Sub publish time, or null when unknown
- * @param attributes Pub/Sub message attributes, never null
+ * @param messageId Pub/Sub message id (for an envelope member, the member id), or null (a Kafka
+ *     record is named by {@code kafka})
+ * @param publishTime Pub/Sub publish time or Kafka record timestamp, or null when unknown
+ * @param attributes Pub/Sub attributes or Kafka headers, never null
  * @param failedAt when the pipeline gave up on the event
  * @param eventTable the output table the event was meant for, or empty when it cannot be known (a
  *     message of a many-types job that names no struct the job ingests)

@@ -6,7 +6,7 @@ package io.thriftbq.ingest.deadletter;
 public enum PayloadFormat {
   /** One serialized Thrift event, exactly as it arrived (or as it was inside its envelope). */
   THRIFT,
-  /** A whole Pub/Sub message body that was marked as an envelope of many events. */
+  /** A whole message body (Pub/Sub or Kafka) that was marked as an envelope of many events. */
   ENVELOPE,
   /** The row BigQuery rejected, as UTF-8 JSON in BigQuery's TableRow shape. */
   BIGQUERY_ROW_JSON;

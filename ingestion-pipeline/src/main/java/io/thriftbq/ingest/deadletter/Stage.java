@@ -2,7 +2,7 @@ package io.thriftbq.ingest.deadletter;
 
 /** The pipeline step at which an event failed; stored in the dead-letter table's stage column. */
 public enum Stage {
-  /** The Pub/Sub message was marked as an envelope but could not be unpacked. */
+  /** The message (Pub/Sub or Kafka) was marked as an envelope but could not be unpacked. */
   UNPACK,
   /**
    * A many-types job could not tell the message's struct: the attribute naming it is missing or

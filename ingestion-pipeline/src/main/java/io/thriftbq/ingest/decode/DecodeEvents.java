@@ -25,11 +25,11 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Decodes Pub/Sub messages holding one serialized Thrift event each into the sink's elements,
- * applying the optional user function; failures go to the dead-letter output with stage DECODE,
- * TRANSFORM or CONVERT and the original bytes. In a many-types job each message is first routed to
- * its type ({@link EventRouter}); one output per type, and a message no type takes is a ROUTE dead
- * letter. Routing and decoding are one step, so the message is looked at once.
+ * Decodes messages (Pub/Sub or Kafka) holding one serialized Thrift event each into the sink's
+ * elements, applying the optional user function; failures go to the dead-letter output with stage
+ * DECODE, TRANSFORM or CONVERT and the original bytes. In a many-types job each message is first
+ * routed to its type ({@link EventRouter}); one output per type, and a message no type takes is a
+ * ROUTE dead letter. Routing and decoding are one step, so the message is looked at once.
  *
  * <p>The {@link EventSink} fixes the element type once: the format's rows, or each row with its
  * message for {@code --keepPayloadForWriteFailures}; the write takes the same sink, so both sides

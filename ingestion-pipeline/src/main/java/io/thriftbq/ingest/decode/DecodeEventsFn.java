@@ -197,8 +197,8 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
       @Element EventMessage message, @Timestamp Instant timestamp, MultiOutputReceiver out) {
     byte[] payload = message.payload();
     Map<String, String> attributes = message.attributes();
-    // Pub/Sub sources stamp elements with the publish time; a test source may leave them at the
-    // minimum, which means "unknown".
+    // The sources stamp elements with the publish time (Pub/Sub) or the record's timestamp
+    // (Kafka); a test source may leave them at the minimum, which means "unknown".
     long publishTimeMillis =
         timestamp.isAfter(BoundedWindow.TIMESTAMP_MIN_VALUE)
             ? timestamp.getMillis()

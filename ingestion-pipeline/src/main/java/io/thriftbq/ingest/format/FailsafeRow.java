@@ -53,7 +53,7 @@ public final class FailsafeRow {
 
   /** BigQueryIO's {@code withFormatRecordOnFailureFunction} for elements of any row type. */
   public static <T> SerializableFunction<RowWithPayload<T>, TableRow> function() {
-    return new Format<>();
+    return new ToFailsafeRow<>();
   }
 
   /**
@@ -64,7 +64,7 @@ public final class FailsafeRow {
    */
   public static <T> SerializableFunction<ToTable<RowWithPayload<T>>, TableRow> function(
       List<String> structs) {
-    return new FormatNamingStruct<>(List.copyOf(structs));
+    return new ToFailsafeRowNamingStruct<>(List.copyOf(structs));
   }
 
   /** The struct a fail-safe row names (see {@link #function(List)}); null if it names none. */
@@ -150,13 +150,13 @@ public final class FailsafeRow {
         .withKafka(kafka);
   }
 
-  private static final class FormatNamingStruct<T>
+  private static final class ToFailsafeRowNamingStruct<T>
       implements SerializableFunction<ToTable<RowWithPayload<T>>, TableRow> {
     private static final long serialVersionUID = 1L;
 
     private final List<String> structs;
 
-    FormatNamingStruct(List<String> structs) {
+    ToFailsafeRowNamingStruct(List<String> structs) {
       this.structs = structs;
     }
 
@@ -168,7 +168,7 @@ public final class FailsafeRow {
     }
   }
 
-  private static final class Format<T>
+  private static final class ToFailsafeRow<T>
       implements SerializableFunction<RowWithPayload<T>, TableRow> {
     private static final long serialVersionUID = 1L;
 

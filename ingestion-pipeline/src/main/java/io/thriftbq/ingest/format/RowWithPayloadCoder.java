@@ -46,10 +46,6 @@ public final class RowWithPayloadCoder<T> extends StructuredCoder<RowWithPayload
     return new RowWithPayloadCoder<>(rowCoder);
   }
 
-  public Coder<T> getRowCoder() {
-    return rowCoder;
-  }
-
   @Override
   public void encode(RowWithPayload<T> value, OutputStream out) throws IOException {
     rowCoder.encode(value.row(), out);

@@ -107,14 +107,6 @@ public final class IngestionMetrics {
   }
 
   /** One counter per stage, built once so DoFns do not look names up per element. */
-  public static Map<Stage, Counter> failedByStage() {
-    Map<Stage, Counter> counters = new EnumMap<>(Stage.class);
-    for (Stage stage : Stage.values()) {
-      counters.put(stage, failed(stage));
-    }
-    return counters;
-  }
-
   public static Map<Stage, Counter> deadLetteredByStage() {
     Map<Stage, Counter> counters = new EnumMap<>(Stage.class);
     for (Stage stage : Stage.values()) {

@@ -1,5 +1,8 @@
 package io.thriftbq.ingest.options;
 
+import static io.thriftbq.ingest.options.TemplateGroups.OUTPUT;
+
+import io.thriftbq.template.TemplateParameter;
 import java.util.List;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -22,6 +25,14 @@ public interface ChangeCaptureOptions extends PipelineOptions {
           + " to INT64, STRING or BOOLEAN, at most 16; an event without a key value is a CHANGE dead"
           + " letter. Created tables declare the key (PRIMARY KEY NOT ENFORCED); an existing table"
           + " must already declare the same key. Empty: append-only rows.")
+  @TemplateParameter(
+      label = "Primary key (change mode)",
+      group = OUTPUT,
+      order = 40,
+      pattern =
+          "^([A-Za-z_][A-Za-z0-9_.]*=)?[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*"
+              + "(;[A-Za-z_][A-Za-z0-9_.]*=[A-Za-z_][A-Za-z0-9_]*"
+              + "(,[A-Za-z_][A-Za-z0-9_]*)*)*$")
   String getPrimaryKey();
 
   void setPrimaryKey(String value);
@@ -32,6 +43,11 @@ public interface ChangeCaptureOptions extends PipelineOptions {
           + " reads a Pub/Sub attribute or a Kafka header (header:NAME is the same). The values are"
           + " mapped with --upsertValues and --deleteValues; an event whose value is missing or"
           + " neither is a CHANGE dead letter.")
+  @TemplateParameter(
+      label = "Change type (change mode)",
+      group = OUTPUT,
+      order = 50,
+      pattern = "^(UPSERT|(field|attribute|header):.+)$")
   String getChangeType();
 
   void setChangeType(String value);
@@ -39,6 +55,7 @@ public interface ChangeCaptureOptions extends PipelineOptions {
   @Description(
       "Change mode: the values of --changeType that mean an upsert, comma-separated, matched"
           + " exactly. Default: UPSERT,INSERT,UPDATE.")
+  @TemplateParameter(label = "Change type values meaning upsert", group = OUTPUT, order = 60)
   List<String> getUpsertValues();
 
   void setUpsertValues(List<String> value);
@@ -46,6 +63,7 @@ public interface ChangeCaptureOptions extends PipelineOptions {
   @Description(
       "Change mode: the values of --changeType that mean a delete, comma-separated, matched"
           + " exactly. Default: DELETE.")
+  @TemplateParameter(label = "Change type values meaning delete", group = OUTPUT, order = 70)
   List<String> getDeleteValues();
 
   void setDeleteValues(List<String> value);
@@ -60,6 +78,11 @@ public interface ChangeCaptureOptions extends PipelineOptions {
           + " timestamp field, or a string field holding a BigQuery sequence number (up to four"
           + " sections of hex digits separated by /); an event without it, or with a malformed"
           + " string, is a CHANGE dead letter.")
+  @TemplateParameter(
+      label = "Change sequence (change mode)",
+      group = OUTPUT,
+      order = 80,
+      pattern = "^(NONE|PUBLISH_TIME|KAFKA_OFFSET|field:.+)$")
   String getChangeSequence();
 
   void setChangeSequence(String value);
@@ -70,6 +93,11 @@ public interface ChangeCaptureOptions extends PipelineOptions {
           + " merges the rest at query time: a longer staleness costs less background work and"
           + " serves older, cheaper reads. Empty: BigQuery's default (changes merged at query"
           + " time, the most expensive reads).")
+  @TemplateParameter(
+      label = "Table max_staleness (change mode)",
+      group = OUTPUT,
+      order = 90,
+      pattern = "^P.+$")
   String getMaxStaleness();
 
   void setMaxStaleness(String value);

@@ -1,6 +1,18 @@
 package io.thriftbq.ingest.options;
 
+import static io.thriftbq.ingest.options.TemplateGroups.DECODING;
+import static io.thriftbq.ingest.options.TemplateGroups.OUTPUT;
+import static io.thriftbq.ingest.options.TemplateGroups.SOURCE;
+import static io.thriftbq.ingest.options.TemplateGroups.TUNING;
+import static io.thriftbq.template.TemplateParameter.ParamType.BIGQUERY_TABLE;
+import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_SUBSCRIPTION;
+import static io.thriftbq.template.TemplateParameter.ParamType.PUBSUB_TOPIC;
+
 import io.thriftbq.schema.ThriftSchemaOptions;
+import io.thriftbq.template.ParameterPatterns;
+import io.thriftbq.template.PubsubNames;
+import io.thriftbq.template.TemplateParameter;
+import io.thriftbq.template.TemplateParameter.EnumLabel;
 import org.apache.beam.sdk.extensions.gcp.options.GcpOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
@@ -17,8 +29,9 @@ import org.apache.beam.sdk.options.Validation;
  * --numStorageWriteApiStreams}, {@code --useStorageApiConnectionPool}. All combinations are checked
  * at launch, when the options become an {@code IngestionPlan}; nothing after that reads them.
  *
- * <p>Each option's description is the one text about it: the flex-template metadata and the
- * README's option table are generated from it (see {@code docs/ARCHITECTURE.md}).
+ * <p>Each option's description is the one text about it, and its {@link TemplateParameter} says how
+ * the flex template shows it (label, group, place, input pattern): the flex-template metadata and
+ * the README's option table are generated from the two (see {@code docs/ARCHITECTURE.md}).
  */
 public interface IngestionOptions
     extends GcpOptions,
@@ -48,6 +61,12 @@ public interface IngestionOptions
   @Description(
       "Pub/Sub subscription to read from, as projects/PROJECT/subscriptions/NAME. Set exactly one"
           + " of --subscription and --inputTopic.")
+  @TemplateParameter(
+      label = "Pub/Sub input subscription",
+      group = SOURCE,
+      order = 10,
+      type = PUBSUB_SUBSCRIPTION,
+      pattern = PubsubNames.SUBSCRIPTION_REGEX)
   String getSubscription();
 
   void setSubscription(String value);
@@ -56,6 +75,12 @@ public interface IngestionOptions
       "Pub/Sub topic to read from, as projects/PROJECT/topics/NAME; the runner creates a temporary"
           + " subscription, which is deleted when the job ends, so prefer --subscription in"
           + " production. Set exactly one of --subscription and --inputTopic.")
+  @TemplateParameter(
+      label = "Pub/Sub input topic",
+      group = SOURCE,
+      order = 20,
+      type = PUBSUB_TOPIC,
+      pattern = PubsubNames.TOPIC_REGEX)
   String getInputTopic();
 
   void setInputTopic(String value);
@@ -69,6 +94,7 @@ public interface IngestionOptions
           + " duplicates further apart, nor two messages that carry one event under two ids. The"
           + " embedded Flink runner of local mode de-duplicates source records by this id too."
           + " Pub/Sub only. For exact tables whatever the delivery, use change mode (--primaryKey).")
+  @TemplateParameter(label = "Publisher id attribute", group = SOURCE, order = 30)
   String getIdAttribute();
 
   void setIdAttribute(String value);
@@ -78,12 +104,25 @@ public interface IngestionOptions
           + " io.thriftbq.sample.Event. It must be on the classpath and implement TBase. Give either"
           + " this or --thriftIdl (a user function needs this one); with neither, the sample event"
           + " io.thriftbq.sample.Event.")
+  @TemplateParameter(
+      label = "Thrift event class",
+      group = DECODING,
+      order = 10,
+      pattern = ParameterPatterns.JAVA_CLASS_NAME)
   String getThriftClassName();
 
   void setThriftClassName(String value);
 
   @Description("Thrift protocol the events are serialized with: BINARY or COMPACT.")
   @Default.Enum("BINARY")
+  @TemplateParameter(
+      label = "Thrift protocol",
+      group = DECODING,
+      order = 20,
+      enumLabels = {
+        @EnumLabel(value = "BINARY", label = "Binary protocol"),
+        @EnumLabel(value = "COMPACT", label = "Compact protocol")
+      })
   WireProtocol getThriftProtocol();
 
   void setThriftProtocol(WireProtocol value);
@@ -92,6 +131,11 @@ public interface IngestionOptions
       "Largest string or binary field, in bytes, that the decoder accepts; a larger declared length"
           + " is a dead letter rather than an allocation.")
   @Default.Integer(DEFAULT_MAX_THRIFT_STRING_BYTES)
+  @TemplateParameter(
+      label = "Largest Thrift string (bytes)",
+      group = DECODING,
+      order = 30,
+      pattern = ParameterPatterns.POSITIVE_INTEGER)
   Integer getMaxThriftStringBytes();
 
   void setMaxThriftStringBytes(Integer value);
@@ -102,6 +146,11 @@ public interface IngestionOptions
           + " dead letter with the event's bytes, because BigQuery refuses rows over 10 MB and"
           + " would otherwise fail or retry them. At most 10000000.")
   @Default.Long(DEFAULT_MAX_ROW_BYTES)
+  @TemplateParameter(
+      label = "Largest row (bytes)",
+      group = DECODING,
+      order = 50,
+      pattern = ParameterPatterns.POSITIVE_INTEGER)
   Long getMaxRowBytes();
 
   void setMaxRowBytes(Long value);
@@ -110,6 +159,11 @@ public interface IngestionOptions
       "Largest list, set or map, in elements, that the decoder accepts; a larger declared size is a"
           + " dead letter rather than an allocation.")
   @Default.Integer(DEFAULT_MAX_THRIFT_CONTAINER_ELEMENTS)
+  @TemplateParameter(
+      label = "Largest Thrift container (elements)",
+      group = DECODING,
+      order = 40,
+      pattern = ParameterPatterns.POSITIVE_INTEGER)
   Integer getMaxThriftContainerElements();
 
   void setMaxThriftContainerElements(Integer value);
@@ -120,6 +174,14 @@ public interface IngestionOptions
           + " dead-letter table. Counted in the unknown_enum_values metric either way. With"
           + " --udfClassName the generated class cannot hold such a value, so it is a dead letter.")
   @Default.Enum("KEEP")
+  @TemplateParameter(
+      label = "Enum values the IDL does not name",
+      group = DECODING,
+      order = 60,
+      enumLabels = {
+        @EnumLabel(value = "KEEP", label = "Keep as UNKNOWN_<number>"),
+        @EnumLabel(value = "DEAD_LETTER", label = "Dead-letter the event")
+      })
   UnknownEnumValues getUnknownEnumValues();
 
   void setUnknownEnumValues(UnknownEnumValues value);
@@ -130,6 +192,14 @@ public interface IngestionOptions
           + " stores each malformed sequence as U+FFFD and counts the field in the"
           + " invalid_utf8_replaced metric.")
   @Default.Enum("DEAD_LETTER")
+  @TemplateParameter(
+      label = "Strings that are not UTF-8",
+      group = DECODING,
+      order = 70,
+      enumLabels = {
+        @EnumLabel(value = "DEAD_LETTER", label = "Dead-letter the event"),
+        @EnumLabel(value = "REPLACE", label = "Replace with U+FFFD and count")
+      })
   InvalidUtf8 getInvalidUtf8();
 
   void setInvalidUtf8(InvalidUtf8 value);
@@ -142,6 +212,16 @@ public interface IngestionOptions
           + " derived from the table schema at launch, no generated class) and they are sent as"
           + " they are.")
   @Default.Enum("PROTO_MESSAGE")
+  @TemplateParameter(
+      label = "Format handed to BigQueryIO",
+      group = OUTPUT,
+      order = 110,
+      enumLabels = {
+        @EnumLabel(value = "TABLE_ROW", label = "TableRow"),
+        @EnumLabel(value = "BEAM_ROW", label = "Beam Row"),
+        @EnumLabel(value = "AVRO_GENERIC_RECORD", label = "Avro GenericRecord"),
+        @EnumLabel(value = "PROTO_MESSAGE", label = "Protocol buffer bytes, written directly")
+      })
   StorageFormat getFormatToStore();
 
   void setFormatToStore(StorageFormat value);
@@ -150,6 +230,15 @@ public interface IngestionOptions
       "BigQuery write method: STREAMING_INSERTS, STORAGE_WRITE_API (exactly-once) or"
           + " STORAGE_API_AT_LEAST_ONCE.")
   @Default.Enum("STORAGE_API_AT_LEAST_ONCE")
+  @TemplateParameter(
+      label = "BigQuery write method",
+      group = OUTPUT,
+      order = 120,
+      enumLabels = {
+        @EnumLabel(value = "STREAMING_INSERTS", label = "Streaming inserts"),
+        @EnumLabel(value = "STORAGE_WRITE_API", label = "Storage Write API, exactly-once"),
+        @EnumLabel(value = "STORAGE_API_AT_LEAST_ONCE", label = "Storage Write API, at-least-once")
+      })
   WriteMethod getBigQueryWriteMethod();
 
   void setBigQueryWriteMethod(WriteMethod value);
@@ -159,6 +248,12 @@ public interface IngestionOptions
           + " structs (--thriftStructs, --thriftUnion) it holds {struct}, replaced by each struct's"
           + " name in snake_case: PROJECT:DATASET.events_{struct} writes Order to events_order.")
   @Validation.Required
+  @TemplateParameter(
+      label = "BigQuery output table",
+      group = OUTPUT,
+      order = 10,
+      type = BIGQUERY_TABLE,
+      pattern = ParameterPatterns.BIGQUERY_TABLE_SPEC)
   String getOutputTable();
 
   void setOutputTable(String value);
@@ -167,6 +262,11 @@ public interface IngestionOptions
       "Tables for some or all structs of a many-types job, overriding --outputTable's {struct}:"
           + " comma-separated STRUCT=TABLE pairs, for example"
           + " Order=my-project:shop.orders,Refund=my-project:shop.refunds.")
+  @TemplateParameter(
+      label = "BigQuery table per struct",
+      group = OUTPUT,
+      order = 20,
+      pattern = ParameterPatterns.TABLE_FOR_STRUCT)
   String getTableForStruct();
 
   void setTableForStruct(String value);
@@ -174,6 +274,12 @@ public interface IngestionOptions
   @Description(
       "BigQuery table for dead letters (events that could not be decoded, transformed, converted"
           + " or written). Defaults to the output table's name with the suffix _dead_letter.")
+  @TemplateParameter(
+      label = "BigQuery dead-letter table",
+      group = OUTPUT,
+      order = 30,
+      type = BIGQUERY_TABLE,
+      pattern = ParameterPatterns.BIGQUERY_TABLE_SPEC)
   String getDeadLetterTable();
 
   void setDeadLetterTable(String value);
@@ -182,6 +288,7 @@ public interface IngestionOptions
       "Let the runner choose the number of write shards (BigQueryIO withAutoSharding()). Applies"
           + " to STREAMING_INSERTS and STORAGE_WRITE_API on unbounded input.")
   @Default.Boolean(false)
+  @TemplateParameter(label = "Auto-sharding", group = TUNING, order = 10)
   Boolean getEnableBigQueryAutoshard();
 
   void setEnableBigQueryAutoshard(Boolean value);
@@ -190,6 +297,7 @@ public interface IngestionOptions
       "Create the output and dead-letter tables from the schema derived from the Thrift class if"
           + " they do not exist. When false, both tables must already exist.")
   @Default.Boolean(true)
+  @TemplateParameter(label = "Create the tables", group = OUTPUT, order = 130)
   Boolean getCreateTable();
 
   void setCreateTable(Boolean value);
@@ -197,6 +305,11 @@ public interface IngestionOptions
   @Description(
       "Time-partition a created output table: DAY, HOUR, MONTH or YEAR. Empty means no"
           + " partitioning.")
+  @TemplateParameter(
+      label = "Partitioning of a created table",
+      group = OUTPUT,
+      order = 140,
+      pattern = "^(DAY|HOUR|MONTH|YEAR)?$")
   String getPartitionType();
 
   void setPartitionType(String value);
@@ -204,12 +317,14 @@ public interface IngestionOptions
   @Description(
       "Column to partition a created output table by (a top-level TIMESTAMP column such as"
           + " _publish_time). Empty partitions by ingestion time when --partitionType is set.")
+  @TemplateParameter(label = "Partitioning column", group = OUTPUT, order = 150)
   String getPartitionField();
 
   void setPartitionField(String value);
 
   @Description(
       "Comma-separated top-level columns (at most 4) to cluster a created output table by.")
+  @TemplateParameter(label = "Clustering columns", group = OUTPUT, order = 160)
   String getClusteringFields();
 
   void setClusteringFields(String value);
@@ -222,6 +337,15 @@ public interface IngestionOptions
           + " field, a REQUIRED column the IDL dropped) fails the launch with the column-by-column"
           + " difference under ADD_COLUMNS and FAIL.")
   @Default.Enum("ADD_COLUMNS")
+  @TemplateParameter(
+      label = "Existing table's schema",
+      group = DECODING,
+      order = 80,
+      enumLabels = {
+        @EnumLabel(value = "ADD_COLUMNS", label = "Add the IDL's new optional columns"),
+        @EnumLabel(value = "FAIL", label = "Fail on any difference"),
+        @EnumLabel(value = "NONE", label = "Do not compare")
+      })
   SchemaUpdate getSchemaUpdate();
 
   void setSchemaUpdate(SchemaUpdate value);
@@ -232,6 +356,10 @@ public interface IngestionOptions
           + " fields can be recovered once the IDL knows them. Skipped fields are counted in the"
           + " unknown_fields metric and named in the log either way.")
   @Default.Boolean(false)
+  @TemplateParameter(
+      label = "Keep events' bytes when fields are unknown",
+      group = DECODING,
+      order = 90)
   Boolean getKeepUnknownFields();
 
   void setKeepUnknownFields(Boolean value);
@@ -240,6 +368,11 @@ public interface IngestionOptions
       "Fully qualified name of a class implementing io.thriftbq.ingest.udf.EventTransform, applied"
           + " to every decoded event before conversion. A class that cannot be loaded fails the"
           + " launch.")
+  @TemplateParameter(
+      label = "Event transform class",
+      group = DECODING,
+      order = 100,
+      pattern = ParameterPatterns.JAVA_CLASS_NAME)
   String getUdfClassName();
 
   void setUdfClassName(String value);
@@ -256,6 +389,10 @@ public interface IngestionOptions
           + " struct (a Storage API rejection names no table; the fail-safe row names the struct),"
           + " so an at-least-once bundle waits for its appends once, not once per struct.")
   @Default.Boolean(false)
+  @TemplateParameter(
+      label = "Keep the Thrift bytes of rows BigQuery rejects",
+      group = OUTPUT,
+      order = 100)
   Boolean getKeepPayloadForWriteFailures();
 
   void setKeepPayloadForWriteFailures(Boolean value);
@@ -264,6 +401,7 @@ public interface IngestionOptions
       "Message attribute that holds the event-creation time in epoch milliseconds, used for the"
           + " end-to-end latency metric. Messages without it fall back to the publish time.")
   @Default.String("event_time_ms")
+  @TemplateParameter(label = "Event-time attribute", group = OUTPUT, order = 260)
   String getEventTimeAttribute();
 
   void setEventTimeAttribute(String value);

@@ -18,10 +18,6 @@ public enum WriteMethod {
     return beamMethod;
   }
 
-  public boolean isStorageApi() {
-    return this != STREAMING_INSERTS;
-  }
-
   public boolean isExactlyOnce() {
     return this == STORAGE_WRITE_API;
   }

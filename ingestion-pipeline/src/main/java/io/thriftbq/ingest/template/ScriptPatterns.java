@@ -1,7 +1,6 @@
 package io.thriftbq.ingest.template;
 
-import io.thriftbq.template.BigQueryNames;
-import io.thriftbq.template.IdlParameters;
+import io.thriftbq.template.ParameterPatterns;
 import io.thriftbq.template.PubsubNames;
 import java.util.List;
 
@@ -27,13 +26,13 @@ public final class ScriptPatterns {
 
   static final List<Rule> RULES =
       List.of(
-          new Rule("THRIFT_STRUCT_REGEX", "IdlParameters.STRUCT_REGEX", IdlParameters.STRUCT_REGEX),
+          new Rule("THRIFT_STRUCT_REGEX", "ParameterPatterns.IDL_TYPE", ParameterPatterns.IDL_TYPE),
           new Rule(
-              "THRIFT_STRUCTS_REGEX", "IdlParameters.STRUCTS_REGEX", IdlParameters.STRUCTS_REGEX),
+              "THRIFT_STRUCTS_REGEX", "ParameterPatterns.IDL_TYPES", ParameterPatterns.IDL_TYPES),
           new Rule(
               "TABLE_FOR_STRUCT_ENTRY_REGEX",
-              "BigQueryNames.TABLE_FOR_STRUCT_ENTRY_REGEX",
-              BigQueryNames.TABLE_FOR_STRUCT_ENTRY_REGEX),
+              "ParameterPatterns.TABLE_FOR_STRUCT_ENTRY",
+              ParameterPatterns.TABLE_FOR_STRUCT_ENTRY),
           new Rule(
               "PUBSUB_RESERVED_ATTRIBUTE_PREFIX",
               "PubsubNames.RESERVED_ATTRIBUTE_PREFIX",

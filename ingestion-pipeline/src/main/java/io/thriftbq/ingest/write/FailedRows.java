@@ -321,10 +321,6 @@ final class FailedRows {
     return java.util.Base64.getDecoder().decode(value.toString());
   }
 
-  static @Nullable Instant publishTime(TableRow row) {
-    return timestamp(row, MetadataColumn.PUBLISH_TIME);
-  }
-
   /** Reads back a TIMESTAMP in any representation a TableRow may carry it in. */
   static @Nullable Instant timestamp(TableRow row, MetadataColumn column) {
     Object value = row.get(column.columnName());
@@ -377,10 +373,6 @@ final class FailedRows {
     }
     long micros = CivilTimeEncoder.encodePacked64DatetimeMicros(civil);
     return new Instant(micros / 1000);
-  }
-
-  static Map<String, String> attributes(TableRow row) {
-    return entries(row, MetadataColumn.ATTRIBUTES);
   }
 
   /** Reads back a key/value column (attributes or headers) as a map. */

@@ -36,9 +36,6 @@ import org.junit.runners.JUnit4;
 @RunWith(JUnit4.class)
 public class FlexTemplateMetadataTest {
 
-  /** Beam's own options that the tuning steps set; they must be template parameters too. */
-  private static final List<String> BEAM_TUNING_OPTIONS = IngestionTemplate.BEAM_TUNING_OPTIONS;
-
   private static final Set<String> STREAMING_MODES = Set.of("EXACTLY_ONCE", "AT_LEAST_ONCE");
 
   private static JsonNode metadata;
@@ -72,7 +69,9 @@ public class FlexTemplateMetadataTest {
         }
       }
     }
-    for (String beam : BEAM_TUNING_OPTIONS) {
+    // Beam's own options that the tuning steps set: template parameters too.
+    for (Method redeclared : IngestionTemplate.BeamTuningParameters.class.getDeclaredMethods()) {
+      String beam = propertyName(redeclared);
       options.put(beam, getter(beam));
     }
   }

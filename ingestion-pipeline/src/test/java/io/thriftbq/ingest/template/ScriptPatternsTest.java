@@ -7,9 +7,8 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import io.thriftbq.template.BigQueryNames;
 import io.thriftbq.template.GeneratedText;
-import io.thriftbq.template.IdlParameters;
+import io.thriftbq.template.ParameterPatterns;
 import io.thriftbq.template.PubsubNames;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,9 +32,9 @@ public class ScriptPatternsTest {
   /** The Java side of each rule of pattern-cases.tsv. */
   private static final Map<String, Predicate<String>> RULES =
       Map.of(
-          "thrift-struct", matching(IdlParameters.STRUCT_REGEX),
-          "thrift-structs", matching(IdlParameters.STRUCTS_REGEX),
-          "table-for-struct-entry", matching(BigQueryNames.TABLE_FOR_STRUCT_ENTRY_REGEX),
+          "thrift-struct", matching(ParameterPatterns.IDL_TYPE),
+          "thrift-structs", matching(ParameterPatterns.IDL_TYPES),
+          "table-for-struct-entry", matching(ParameterPatterns.TABLE_FOR_STRUCT_ENTRY),
           "pubsub-attribute-key", PubsubNames::isAttributeKey);
 
   private static Predicate<String> matching(String regex) {
@@ -90,13 +89,11 @@ public class ScriptPatternsTest {
             "my-project:ds.t@-3600000");
     for (String spec : specs) {
       BigQueryHelpers.parseTableSpec(spec); // throws if Beam refuses it: then the case is wrong
-      assertTrue(spec, Pattern.matches(BigQueryNames.TABLE_SPEC_REGEX, spec));
-      assertTrue(
-          spec, Pattern.matches(BigQueryNames.TABLE_FOR_STRUCT_ENTRY_REGEX, "Order=" + spec));
+      assertTrue(spec, Pattern.matches(ParameterPatterns.BIGQUERY_TABLE_SPEC, spec));
+      assertTrue(spec, Pattern.matches(ParameterPatterns.TABLE_FOR_STRUCT_ENTRY, "Order=" + spec));
     }
-    assertTrue(Pattern.matches(BigQueryNames.TABLE_SPEC_REGEX, "p:ds.events_{struct}"));
-    assertTrue(
-        Pattern.matches(BigQueryNames.TABLE_FOR_STRUCT_REGEX, "Order=p.ds.o , Refund=ds.r$1"));
+    assertTrue(Pattern.matches(ParameterPatterns.BIGQUERY_TABLE_SPEC, "p:ds.events_{struct}"));
+    assertTrue(Pattern.matches(ParameterPatterns.TABLE_FOR_STRUCT, "Order=p.ds.o , Refund=ds.r$1"));
   }
 
   @Test

@@ -42,7 +42,9 @@ public class FailedRowsTest {
                 .toString()
                 .replace("1970-01-01T00:00", unpack(micros)))) {
       TableRow row = new TableRow().set(MetadataColumns.PUBLISH_TIME, shape);
-      assertEquals("shape " + shape, PUBLISHED, FailedRows.publishTime(row));
+      DeadLetter letter =
+          new FailedRows.ToDeadLetter(MetadataColumns.ALL, false).apply(row, "rejected");
+      assertEquals("shape " + shape, PUBLISHED, letter.publishTime());
     }
   }
 
