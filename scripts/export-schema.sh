@@ -60,6 +60,12 @@ Options:
 EOF2
 }
 
+FLAG_SPEC=([--thrift-class]=THRIFT_CLASS [--idl]=IDL [--struct]=STRUCT [--structs]=STRUCTS
+  [--union]=UNION [--idl-include]=IDL_INCLUDE [--output-dir]=OUTPUT_DIR
+  [--proto-message]=PROTO_MESSAGE [--proto-java-package]=PROTO_PACKAGE [--proto-dir]=PROTO_DIR
+  [--primary-key]=PRIMARY_KEY [--max-staleness]=MAX_STALENESS [--skip-build]==SKIP_BUILD
+  [--include-metadata]==INCLUDE_METADATA [--keep-unknown-fields]==KEEP_UNKNOWN)
+FLAG_REST=EXTRA
 THRIFT_CLASS=""
 IDL=""
 STRUCT=""
@@ -76,50 +82,7 @@ SKIP_BUILD=0
 PRIMARY_KEY=""
 MAX_STALENESS=""
 EXTRA=()
-
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    --dry-run) DRY_RUN=1 ;;
-    --skip-build) SKIP_BUILD=1 ;;
-    --include-metadata) INCLUDE_METADATA=1 ;;
-    --keep-unknown-fields) KEEP_UNKNOWN=1 ;;
-    --thrift-class=* | --output-dir=* | --proto-message=* | --proto-java-package=* | --proto-dir=* | \
-      --idl=* | --struct=* | --idl-include=* | --structs=* | --union=* | --primary-key=* | --max-staleness=*)
-      set -- "${1%%=*}" "${1#*=}" "${@:2}"
-      continue
-      ;;
-    --thrift-class | --output-dir | --proto-message | --proto-java-package | --proto-dir | \
-      --idl | --struct | --idl-include | --structs | --union | --primary-key | --max-staleness)
-      need_value "$@"
-      case "$1" in
-        --thrift-class) THRIFT_CLASS="$2" ;;
-        --idl) IDL="$2" ;;
-        --struct) STRUCT="$2" ;;
-        --structs) STRUCTS="$2" ;;
-        --union) UNION="$2" ;;
-        --idl-include) IDL_INCLUDE="$2" ;;
-        --output-dir) OUTPUT_DIR="$2" ;;
-        --proto-message) PROTO_MESSAGE="$2" ;;
-        --proto-java-package) PROTO_PACKAGE="$2" ;;
-        --proto-dir) PROTO_DIR="$2" ;;
-        --primary-key) PRIMARY_KEY="$2" ;;
-        --max-staleness) MAX_STALENESS="$2" ;;
-      esac
-      shift
-      ;;
-    --)
-      shift
-      EXTRA+=("$@")
-      break
-      ;;
-    *) usage_error "unknown argument '$1'." ;;
-  esac
-  shift
-done
+parse_flags "$@"
 
 struct_flags=()
 validate_event_types

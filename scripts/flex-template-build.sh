@@ -26,38 +26,14 @@ Options:
 EOF2
 }
 
+FLAG_SPEC=([--project]=PROJECT [--region]=REGION [--pipeline]=PIPELINE [--tag]=TAG
+  [--skip-build]==SKIP_BUILD)
 PROJECT="${GOOGLE_CLOUD_PROJECT:-}"
 REGION="us-central1"
 PIPELINE="all"
 TAG=""
 SKIP_BUILD=0
-
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    --dry-run) DRY_RUN=1 ;;
-    --skip-build) SKIP_BUILD=1 ;;
-    --project=* | --region=* | --pipeline=* | --tag=*)
-      set -- "${1%%=*}" "${1#*=}" "${@:2}"
-      continue
-      ;;
-    --project | --region | --pipeline | --tag)
-      need_value "$@"
-      case "$1" in
-        --project) PROJECT="$2" ;;
-        --region) REGION="$2" ;;
-        --pipeline) PIPELINE="$2" ;;
-        --tag) TAG="$2" ;;
-      esac
-      shift
-      ;;
-    *) usage_error "unknown argument '$1'." ;;
-  esac
-  shift
-done
+parse_flags "$@"
 
 validate_project "$PROJECT"
 validate_region "$REGION"

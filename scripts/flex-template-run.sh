@@ -45,84 +45,25 @@ Options:
 EOF2
 }
 
-PROJECT="${GOOGLE_CLOUD_PROJECT:-}"
-REGION="us-central1"
-PREFIX="thriftbq"
+launch_flags
+FLAG_SPEC+=([--step]=STEP [--pipeline]=PIPELINE [--parameter]='PARAMETERS[]')
 STEP=""
 PIPELINE="both"
-SOURCE="pubsub"
-MAX_WORKERS=100
-GENERATOR_MAX_WORKERS=40
-GENERATOR_RATE=1000000
+PARAMETERS=()
+parse_flags "$@"
+
 EXTRA_PARAMS=()
-IDL=""
-STRUCT=""
-STRUCTS=""
-UNION=""
-STRUCT_ATTRIBUTE=""
-TABLE_FOR_STRUCT=""
-IDL_INCLUDE=""
-
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    --dry-run) DRY_RUN=1 ;;
-    --project=* | --region=* | --prefix=* | --step=* | --pipeline=* | --max-workers=* | \
-      --generator-max-workers=* | --generator-rate=* | --parameter=* | --idl=* | --struct=* | \
-      --idl-include=* | --structs=* | --union=* | --struct-attribute=* | --table-for-struct=* | --source=*)
-      set -- "${1%%=*}" "${1#*=}" "${@:2}"
-      continue
-      ;;
-    --project | --region | --prefix | --step | --pipeline | --max-workers | \
-      --generator-max-workers | --generator-rate | --parameter | --idl | --struct | --idl-include | \
-      --structs | --union | --struct-attribute | --table-for-struct | --source)
-      need_value "$@"
-      case "$1" in
-        --source) SOURCE="$2" ;;
-        --idl) IDL="$2" ;;
-        --struct) STRUCT="$2" ;;
-        --structs) STRUCTS="$2" ;;
-        --union) UNION="$2" ;;
-        --struct-attribute) STRUCT_ATTRIBUTE="$2" ;;
-        --table-for-struct) TABLE_FOR_STRUCT="${TABLE_FOR_STRUCT:+$TABLE_FOR_STRUCT,}$2" ;;
-        --idl-include) IDL_INCLUDE="$2" ;;
-        --project) PROJECT="$2" ;;
-        --region) REGION="$2" ;;
-        --prefix) PREFIX="$2" ;;
-        --step) STEP="$2" ;;
-        --pipeline) PIPELINE="$2" ;;
-        --max-workers) MAX_WORKERS="$2" ;;
-        --generator-max-workers) GENERATOR_MAX_WORKERS="$2" ;;
-        --generator-rate) GENERATOR_RATE="$2" ;;
-        --parameter)
-          [[ "$2" =~ ^[A-Za-z][A-Za-z0-9]*=.+$ ]] || usage_error "--parameter must be NAME=VALUE, got '$2'."
-          EXTRA_PARAMS+=("--$2")
-          ;;
-      esac
-      shift
-      ;;
-    *) usage_error "unknown argument '$1'." ;;
-  esac
-  shift
+for parameter in "${PARAMETERS[@]}"; do
+  [[ "$parameter" =~ ^[A-Za-z][A-Za-z0-9]*=.+$ ]] || usage_error "--parameter must be NAME=VALUE, got '$parameter'."
+  EXTRA_PARAMS+=("--$parameter")
 done
-
-validate_project "$PROJECT"
-validate_region "$REGION"
-validate_prefix "$PREFIX"
-validate_source
+validate_launch_flags
 [[ -n "$STEP" ]] || usage_error "--step is required (one of $(step_numbers | tr "\n" " "))."
 validate_step "$STEP"
-validate_positive_int --max-workers "$MAX_WORKERS"
-validate_positive_int --generator-max-workers "$GENERATOR_MAX_WORKERS"
-validate_positive_int --generator-rate "$GENERATOR_RATE"
 case "$PIPELINE" in
   ingestion | datagen | both) ;;
   *) usage_error "--pipeline must be ingestion, datagen or both, got '$PIPELINE'." ;;
 esac
-validate_event_types
 if [[ -n "$IDL" && "$IDL" != gs://?*/?* ]]; then
   usage_error "--idl must be a gs:// path: the template's launcher reads it in the cloud (copy it with gcloud storage cp)."
 fi

@@ -4,15 +4,17 @@
 #   - the option tables in README.md, docs/INGESTION.md and docs/DATAGEN.md (from the options),
 #   - the step tables in docs/TUNING.md and docs/LOCAL.md (from scripts/lib/tuning-steps.tsv),
 #   - the sizing model's tables in docs/TUNING.md and benchmarks/RESULTS.md (from
-#     benchmarks/sizing/measured.tsv and model.tsv).
-# The tests that check these copies (GeneratedDocsTest, StepTableTest, SizingModelTest) rewrite them instead of
-# failing when thriftbq.updateGeneratedFiles=true; this script runs just those tests that way.
+#     benchmarks/sizing/measured.tsv and model.tsv),
+#   - the scripts' validation rules, scripts/lib/patterns.generated.sh (from the Java constants).
+# The tests that check these copies (GeneratedDocsTest, StepTableTest, SizingModelTest,
+# ScriptPatternsTest) rewrite them instead of failing when thriftbq.updateGeneratedFiles=true; this
+# script runs just those tests that way.
 # Usage: scripts/generate-docs.sh   (works from any directory; needs JDK 17+)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 case "${1:-}" in
   -h | --help)
-    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   "") ;;
@@ -26,6 +28,6 @@ export NO_GCE_CHECK=true
 ./mvnw -B -q -ntp test \
   -pl ingestion-pipeline,datagen-pipeline,local-mode -am \
   -Dthriftbq.updateGeneratedFiles=true \
-  -Dtest='GeneratedDocsTest,StepTableTest,SizingModelTest' \
+  -Dtest='GeneratedDocsTest,StepTableTest,SizingModelTest,ScriptPatternsTest' \
   -Dsurefire.failIfNoSpecifiedTests=false
 echo "Generated files are up to date; review them with: git diff"

@@ -29,6 +29,9 @@ Options:
 EOF
 }
 
+FLAG_SPEC=([--project]=PROJECT [--region]=REGION [--prefix]=PREFIX [--step]=ONLY_STEP
+  [--timeout]=TIMEOUT [--tfvars]=TFVARS [--cancel]==CANCEL [--cancel-on-timeout]==CANCEL_ON_TIMEOUT
+  [--destroy]==DESTROY [--auto-approve]==AUTO_APPROVE)
 PROJECT="${GOOGLE_CLOUD_PROJECT:-}"
 REGION="us-central1"
 PREFIX="thriftbq"
@@ -39,38 +42,7 @@ CANCEL_ON_TIMEOUT=0
 DESTROY=0
 TFVARS=""
 AUTO_APPROVE=0
-
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    --dry-run) DRY_RUN=1 ;;
-    --cancel) CANCEL=1 ;;
-    --cancel-on-timeout) CANCEL_ON_TIMEOUT=1 ;;
-    --destroy) DESTROY=1 ;;
-    --auto-approve) AUTO_APPROVE=1 ;;
-    --project=* | --region=* | --prefix=* | --step=* | --timeout=* | --tfvars=*)
-      set -- "${1%%=*}" "${1#*=}" "${@:2}"
-      continue
-      ;;
-    --project | --region | --prefix | --step | --timeout | --tfvars)
-      need_value "$@"
-      case "$1" in
-        --project) PROJECT="$2" ;;
-        --region) REGION="$2" ;;
-        --prefix) PREFIX="$2" ;;
-        --step) ONLY_STEP="$2" ;;
-        --timeout) TIMEOUT="$2" ;;
-        --tfvars) TFVARS="$2" ;;
-      esac
-      shift
-      ;;
-    *) usage_error "unknown argument '$1'." ;;
-  esac
-  shift
-done
+parse_flags "$@"
 
 validate_project "$PROJECT"
 validate_region "$REGION"

@@ -130,7 +130,7 @@ tfo() {
   assert_failure 2
   assert_output --partial "--idl needs --struct"
   assert_output --partial "--structs A,B,C"
-  run "$s" --project stub-project --idl "$IDL" --structs "Order, Refund"
+  run "$s" --project stub-project --idl "$IDL" --structs "Order;Refund"
   assert_failure 2
   assert_output --partial "--structs must list struct names separated by commas"
   run "$s" --project stub-project --idl "$IDL" --structs Order,,Refund

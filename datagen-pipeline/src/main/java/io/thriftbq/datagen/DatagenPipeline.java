@@ -7,9 +7,9 @@ import io.thriftbq.kafka.KafkaAuthentication;
 import io.thriftbq.kafka.KafkaClientConfig;
 import io.thriftbq.kafka.KafkaClientRole;
 import io.thriftbq.schema.EventTypes;
+import io.thriftbq.template.PubsubNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -456,12 +456,15 @@ public final class DatagenPipeline {
               + "): choose another name, for example "
               + EventTypes.DEFAULT_STRUCT_ATTRIBUTE);
     }
-    if (attribute.startsWith("goog") || attribute.getBytes(StandardCharsets.UTF_8).length > 256) {
+    if (!PubsubNames.isAttributeKey(attribute)) {
       return List.of(
           "--structAttribute="
               + attribute
-              + " is not an attribute Pub/Sub accepts (it may not start with goog and has at most"
-              + " 256 bytes): choose another name, for example "
+              + " is not an attribute Pub/Sub accepts (it may not start with "
+              + PubsubNames.RESERVED_ATTRIBUTE_PREFIX
+              + " and has at most "
+              + PubsubNames.MAX_ATTRIBUTE_KEY_BYTES
+              + " bytes): choose another name, for example "
               + EventTypes.DEFAULT_STRUCT_ATTRIBUTE);
     }
     return List.of();

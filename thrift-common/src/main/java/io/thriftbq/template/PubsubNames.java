@@ -1,5 +1,6 @@
 package io.thriftbq.template;
 
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +23,12 @@ public final class PubsubNames {
   /** What the form of both names says about NAME, for messages that say what to change. */
   public static final String ID_RULE = "NAME: 3-255 characters, starting with a letter";
 
+  /** Pub/Sub refuses attribute keys that start with this prefix (it reserves them). */
+  public static final String RESERVED_ATTRIBUTE_PREFIX = "goog";
+
+  /** The longest attribute key Pub/Sub accepts, in UTF-8 bytes. */
+  public static final int MAX_ATTRIBUTE_KEY_BYTES = 256;
+
   private PubsubNames() {}
 
   public static boolean isSubscription(String name) {
@@ -30,5 +37,15 @@ public final class PubsubNames {
 
   public static boolean isTopic(String name) {
     return TOPIC.matcher(name).matches();
+  }
+
+  /**
+   * Whether Pub/Sub accepts {@code key} as a message attribute's key: any characters, at most
+   * {@value #MAX_ATTRIBUTE_KEY_BYTES} bytes of UTF-8, not starting with {@value
+   * #RESERVED_ATTRIBUTE_PREFIX}.
+   */
+  public static boolean isAttributeKey(String key) {
+    return !key.startsWith(RESERVED_ATTRIBUTE_PREFIX)
+        && key.getBytes(StandardCharsets.UTF_8).length <= MAX_ATTRIBUTE_KEY_BYTES;
   }
 }

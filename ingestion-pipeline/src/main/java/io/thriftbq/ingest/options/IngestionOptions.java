@@ -266,7 +266,7 @@ public interface IngestionOptions
       label = "BigQuery table per struct",
       group = OUTPUT,
       order = 20,
-      pattern = "^[A-Za-z_][A-Za-z0-9_.]*=[^,=]+(,[A-Za-z_][A-Za-z0-9_.]*=[^,=]+)*$")
+      pattern = ParameterPatterns.TABLE_FOR_STRUCT)
   String getTableForStruct();
 
   void setTableForStruct(String value);
