@@ -18,6 +18,7 @@ import io.thriftbq.ingest.read.UnpackResult;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
 import io.thriftbq.ingest.write.WriteEventsToTables;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -94,22 +95,25 @@ public final class IngestionPipeline {
    */
   public static Pipeline launch(
       IngestionOptions options, @Nullable BigQueryServices bigQueryServices) {
-    return launch(options, bigQueryServices, null);
+    return launch(options, bigQueryServices, null, Duration.ZERO);
   }
 
   /**
    * Like {@link #launch(IngestionOptions, BigQueryServices)}, reading Pub/Sub through clients of
    * {@code pubsubClientFactory} instead of Beam's JSON client when not null (local mode's plaintext
-   * gRPC client for its local server).
+   * gRPC client for its local server), pausing pulls for {@code emptyPullPause} after an empty one
+   * ({@link io.thriftbq.ingest.read.PubsubEventSource#withEmptyPullPause}).
    */
   public static Pipeline launch(
       IngestionOptions options,
       @Nullable BigQueryServices bigQueryServices,
-      PubsubClient.@Nullable PubsubClientFactory pubsubClientFactory) {
+      PubsubClient.@Nullable PubsubClientFactory pubsubClientFactory,
+      Duration emptyPullPause) {
     IngestionPlan plan =
         IngestionPlan.of(options, IngestionPlan.Input.SOURCE)
             .withBigQueryServices(bigQueryServices)
-            .withPubsubClientFactory(pubsubClientFactory);
+            .withPubsubClientFactory(pubsubClientFactory)
+            .withPubsubEmptyPullPause(emptyPullPause);
     plan.tableSetup().run(options, bigQueryServices);
     return build(options, plan);
   }

@@ -11,6 +11,7 @@ import io.thriftbq.ingest.write.TableSetup;
 import io.thriftbq.ingest.write.WriteEventsToTables;
 import io.thriftbq.ingest.write.WriteSettings;
 import io.thriftbq.schema.EventTypes;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
@@ -152,6 +153,27 @@ public record IngestionPlan(
     }
     return new IngestionPlan(
         pubsub.withClientFactory(factory),
+        eventTypes,
+        types,
+        sink,
+        tableSetup,
+        deadLetterTable,
+        udfClassName,
+        eventTimeAttribute,
+        bigQueryServices);
+  }
+
+  /**
+   * This plan pausing Pub/Sub pulls for {@code pause} after an empty one ({@link
+   * PubsubEventSource#withEmptyPullPause}); a plan reading Kafka, or handed its messages, is
+   * returned unchanged.
+   */
+  public IngestionPlan withPubsubEmptyPullPause(Duration pause) {
+    if (!(source instanceof PubsubEventSource pubsub)) {
+      return this;
+    }
+    return new IngestionPlan(
+        pubsub.withEmptyPullPause(pause),
         eventTypes,
         types,
         sink,

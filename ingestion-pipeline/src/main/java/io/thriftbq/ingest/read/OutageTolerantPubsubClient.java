@@ -32,9 +32,15 @@ import org.slf4j.LoggerFactory;
  *       through unchanged.
  * </ul>
  *
- * Every failure is logged at WARN with Pub/Sub's answer (the first of an outage, then at most one
- * every {@link #LOG_EVERY_MS}), and the end of an outage at INFO with its length, so an outage that
- * does not end (a deleted subscription, a revoked permission) stays visible.
+ * It can also pace an idle reader: Beam's source pulls with {@code returnImmediately} whenever it
+ * has nothing left to emit, and Flink's source loop asks again 50 ms after an empty answer, so an
+ * idle or lightly loaded reader sends about 20-40 pulls a second. With an empty-pull pause, the
+ * pulls after an empty one are answered "no messages yet" without a request for that long: fewer,
+ * fuller pulls, for up to that much more latency on the first message after a quiet spell.
+ *
+ * <p>Every failure is logged at WARN with Pub/Sub's answer (the first of an outage, then at most
+ * one every {@link #LOG_EVERY_MS}), and the end of an outage at INFO with its length, so an outage
+ * that does not end (a deleted subscription, a revoked permission) stays visible.
  */
 final class OutageTolerantPubsubClient extends PubsubClient {
   private static final Logger LOG = LoggerFactory.getLogger(OutageTolerantPubsubClient.class);
@@ -44,6 +50,7 @@ final class OutageTolerantPubsubClient extends PubsubClient {
 
   private final PubsubClient delegate;
   private final LongSupplier clockMs;
+  private final long emptyPullPauseMs;
 
   private long pullFailures;
   private long outageStartedMs;
@@ -51,8 +58,13 @@ final class OutageTolerantPubsubClient extends PubsubClient {
   private long lastWarningMs;
 
   OutageTolerantPubsubClient(PubsubClient delegate, LongSupplier clockMs) {
+    this(delegate, clockMs, 0);
+  }
+
+  OutageTolerantPubsubClient(PubsubClient delegate, LongSupplier clockMs, long emptyPullPauseMs) {
     this.delegate = delegate;
     this.clockMs = clockMs;
+    this.emptyPullPauseMs = emptyPullPauseMs;
   }
 
   /** Pulls failed since the last successful pull; 0 when Pub/Sub answers. */
@@ -68,7 +80,7 @@ final class OutageTolerantPubsubClient extends PubsubClient {
       boolean returnImmediately)
       throws IOException {
     long now = clockMs.getAsLong();
-    if (pullFailures > 0 && now < nextPullMs) {
+    if (now < nextPullMs) {
       return List.of();
     }
     List<IncomingMessage> messages;
@@ -82,6 +94,9 @@ final class OutageTolerantPubsubClient extends PubsubClient {
       }
       pullFailed(subscription, e, now);
       return List.of();
+    }
+    if (messages.isEmpty()) {
+      nextPullMs = now + emptyPullPauseMs;
     }
     if (pullFailures > 0) {
       LOG.info(
@@ -228,13 +243,18 @@ final class OutageTolerantPubsubClient extends PubsubClient {
     delegate.close();
   }
 
-  /** Wraps another factory (Beam's JSON client by default) so its clients tolerate outages. */
+  /**
+   * Wraps another factory (Beam's JSON client by default) so its clients tolerate outages, and
+   * pause for {@code emptyPullPauseMs} after an empty pull (0: Beam's own pace).
+   */
   static final class Factory implements PubsubClientFactory {
     private static final long serialVersionUID = 1L;
     private final PubsubClientFactory delegate;
+    private final long emptyPullPauseMs;
 
-    Factory(PubsubClientFactory delegate) {
+    Factory(PubsubClientFactory delegate, long emptyPullPauseMs) {
       this.delegate = delegate;
+      this.emptyPullPauseMs = emptyPullPauseMs;
     }
 
     @Override
@@ -246,7 +266,8 @@ final class OutageTolerantPubsubClient extends PubsubClient {
         throws IOException {
       return new OutageTolerantPubsubClient(
           delegate.newClient(timestampAttribute, idAttribute, options, rootUrlOverride),
-          System::currentTimeMillis);
+          System::currentTimeMillis,
+          emptyPullPauseMs);
     }
 
     @Override
@@ -254,7 +275,9 @@ final class OutageTolerantPubsubClient extends PubsubClient {
         @Nullable String timestampAttribute, @Nullable String idAttribute, PubsubOptions options)
         throws IOException {
       return new OutageTolerantPubsubClient(
-          delegate.newClient(timestampAttribute, idAttribute, options), System::currentTimeMillis);
+          delegate.newClient(timestampAttribute, idAttribute, options),
+          System::currentTimeMillis,
+          emptyPullPauseMs);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.thriftbq.ingest.read;
 
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
+import java.time.Duration;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubIO;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
@@ -27,24 +28,27 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
   private final @Nullable String topic;
   private final PubsubClient.PubsubClientFactory clientFactory;
   private final @Nullable String idAttribute;
+  private final Duration emptyPullPause;
 
   private PubsubEventSource(
       @Nullable String subscription,
       @Nullable String topic,
       PubsubClient.PubsubClientFactory clientFactory,
-      @Nullable String idAttribute) {
+      @Nullable String idAttribute,
+      Duration emptyPullPause) {
     this.subscription = subscription;
     this.topic = topic;
     this.clientFactory = clientFactory;
     this.idAttribute = idAttribute;
+    this.emptyPullPause = emptyPullPause;
   }
 
   public static PubsubEventSource fromSubscription(String subscription) {
-    return new PubsubEventSource(subscription, null, PubsubJsonClient.FACTORY, null);
+    return new PubsubEventSource(subscription, null, PubsubJsonClient.FACTORY, null, Duration.ZERO);
   }
 
   public static PubsubEventSource fromTopic(String topic) {
-    return new PubsubEventSource(null, topic, PubsubJsonClient.FACTORY, null);
+    return new PubsubEventSource(null, topic, PubsubJsonClient.FACTORY, null, Duration.ZERO);
   }
 
   /**
@@ -52,7 +56,7 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
    * PubsubIO's {@code withIdAttribute}), where the runner honours record ids.
    */
   public PubsubEventSource withIdAttribute(@Nullable String attribute) {
-    return new PubsubEventSource(subscription, topic, clientFactory, attribute);
+    return new PubsubEventSource(subscription, topic, clientFactory, attribute, emptyPullPause);
   }
 
   /** The attribute holding the publisher id, or null. */
@@ -66,7 +70,23 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
    * native source whatever the client.
    */
   public PubsubEventSource withClientFactory(PubsubClient.PubsubClientFactory factory) {
-    return new PubsubEventSource(subscription, topic, factory, idAttribute);
+    return new PubsubEventSource(subscription, topic, factory, idAttribute, emptyPullPause);
+  }
+
+  /**
+   * This source pausing its pulls for {@code pause} after a pull that found nothing (Beam's source
+   * and Flink's loop otherwise ask again about every 50 ms): fewer, fuller pulls, for up to {@code
+   * pause} more latency after a quiet spell. Only where Beam's own Pub/Sub source runs; local mode
+   * sets it for its local Pub/Sub server, whose CPU goes mostly to answering pulls.
+   */
+  public PubsubEventSource withEmptyPullPause(Duration pause) {
+    checkArgument(!pause.isNegative(), "The empty-pull pause cannot be negative: %s", pause);
+    return new PubsubEventSource(subscription, topic, clientFactory, idAttribute, pause);
+  }
+
+  /** How long pulls pause after an empty one; zero for Beam's own pace. */
+  public Duration emptyPullPause() {
+    return emptyPullPause;
   }
 
   /** The factory of the clients Beam's source reads with (before the outage wrapper). */
@@ -80,7 +100,8 @@ public final class PubsubEventSource extends PTransform<PBegin, PCollection<Even
         isSet(subscription) != isSet(topic), "Set exactly one of a subscription and a topic");
     PubsubIO.Read<PubsubMessage> read =
         PubsubIO.readMessagesWithAttributesAndMessageId()
-            .withClientFactory(new OutageTolerantPubsubClient.Factory(clientFactory));
+            .withClientFactory(
+                new OutageTolerantPubsubClient.Factory(clientFactory, emptyPullPause.toMillis()));
     read = isSet(subscription) ? read.fromSubscription(subscription) : read.fromTopic(topic);
     if (isSet(idAttribute)) {
       read = read.withIdAttribute(idAttribute);

@@ -77,6 +77,38 @@ public class OutageTolerantPubsubClientTest {
   }
 
   @Test
+  public void afterAnEmptyPullThePullsPauseWithoutReachingTheServer() throws Exception {
+    OutageTolerantPubsubClient paced = new OutageTolerantPubsubClient(server, now::get, 200);
+    server.pulls.add(List.of());
+    server.pulls.add(List.of(message("m1")));
+    server.pulls.add(List.of(message("m2")));
+
+    assertThat(paced.pull(now.get(), SUBSCRIPTION, 10, true), empty());
+    now.addAndGet(199);
+    assertThat(paced.pull(now.get(), SUBSCRIPTION, 10, true), empty());
+    assertEquals("no request inside the pause", 1, server.pullCalls);
+
+    now.addAndGet(1);
+    assertThat(recordIds(paced.pull(now.get(), SUBSCRIPTION, 10, true)), contains("m1"));
+    assertThat(
+        "a pull that found messages does not pause the next",
+        recordIds(paced.pull(now.get(), SUBSCRIPTION, 10, true)),
+        contains("m2"));
+    assertEquals(3, server.pullCalls);
+    assertEquals(0, paced.consecutivePullFailures());
+  }
+
+  @Test
+  public void withoutAPauseEveryPullReachesTheServer() throws Exception {
+    server.pulls.add(List.of());
+    server.pulls.add(List.of(message("m1")));
+
+    assertThat(client.pull(now.get(), SUBSCRIPTION, 10, true), empty());
+    assertThat(recordIds(client.pull(now.get(), SUBSCRIPTION, 10, true)), contains("m1"));
+    assertEquals(2, server.pullCalls);
+  }
+
+  @Test
   public void aRuntimeErrorOfTheClientIsRiddenOutToo() throws Exception {
     server.pulls.add(new IllegalStateException("channel shut down"));
     assertThat(client.pull(now.get(), SUBSCRIPTION, 10, true), empty());
@@ -124,7 +156,8 @@ public class OutageTolerantPubsubClientTest {
   @Test
   public void theFactoryIsSerializableAndBuildsOutageTolerantClients() throws Exception {
     OutageTolerantPubsubClient.Factory factory =
-        SerializableUtils.clone(new OutageTolerantPubsubClient.Factory(PubsubJsonClient.FACTORY));
+        SerializableUtils.clone(
+            new OutageTolerantPubsubClient.Factory(PubsubJsonClient.FACTORY, 0));
     PubsubOptions options = PipelineOptionsFactory.as(PubsubOptions.class);
     options.setPubsubRootUrl("http://127.0.0.1:9");
     try (PubsubClient built = factory.newClient(null, null, options)) {

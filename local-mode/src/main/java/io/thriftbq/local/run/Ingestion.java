@@ -5,6 +5,7 @@ import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.local.beamio.EmulatorBigQueryServices;
 import io.thriftbq.local.beamio.PlaintextPubsubGrpcClientFactory;
 import io.thriftbq.local.stack.EmulatorStack;
+import java.time.Duration;
 import java.util.List;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -16,6 +17,15 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * plaintext channel ({@link PlaintextPubsubGrpcClientFactory}) rather than its JSON client.
  */
 public final class Ingestion {
+  /**
+   * How long the pipeline's Pub/Sub reader waits after a pull that found nothing: the Pub/Sub
+   * emulator spends most of its CPU answering pulls, and Beam's source on Flink asks again every 50
+   * ms otherwise (benchmarks/RESULTS.md section 12 measures it). {@code
+   * -Dthriftbq.local.emptyPullPauseMs=0} restores Beam's own pace.
+   */
+  public static final Duration EMPTY_PULL_PAUSE =
+      Duration.ofMillis(Long.getLong("thriftbq.local.emptyPullPauseMs", 200));
+
   private Ingestion() {}
 
   public static PipelineResult start(EmulatorStack stack, List<String> args) {
@@ -31,7 +41,8 @@ public final class Ingestion {
     return IngestionPipeline.launch(
             options,
             new EmulatorBigQueryServices(storageWriteEndpoint),
-            new PlaintextPubsubGrpcClientFactory())
+            new PlaintextPubsubGrpcClientFactory(),
+            EMPTY_PULL_PAUSE)
         .run();
   }
 }
