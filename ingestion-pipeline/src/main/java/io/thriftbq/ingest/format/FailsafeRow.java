@@ -1,9 +1,9 @@
 package io.thriftbq.ingest.format;
 
 import com.google.api.services.bigquery.model.TableRow;
-import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Base64;
 import java.util.HashMap;

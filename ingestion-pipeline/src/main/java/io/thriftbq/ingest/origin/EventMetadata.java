@@ -1,6 +1,5 @@
-package io.thriftbq.ingest.convert;
+package io.thriftbq.ingest.origin;
 
-import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
