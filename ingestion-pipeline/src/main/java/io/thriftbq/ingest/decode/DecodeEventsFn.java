@@ -216,17 +216,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         length = router.eventLength();
       } catch (UnroutableException e) {
         failedRoute.inc();
-        out.get(deadLettersTag)
-            .output(
-                DeadLetter.ofUnrouted(
-                        payload,
-                        message.messageId(),
-                        metadata.hasPublishTime()
-                            ? new Instant(metadata.publishTimeMillis())
-                            : null,
-                        metadata.attributes(),
-                        e.getMessage())
-                    .withKafka(message.kafka()));
+        out.get(deadLettersTag).output(DeadLetter.ofUnrouted(payload, metadata, e.getMessage()));
         return;
       }
     }
@@ -350,14 +340,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         };
     total.inc();
     DeadLetter deadLetter =
-        DeadLetter.ofEvent(
-                stage,
-                message.payload(),
-                message.messageId(),
-                metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
-                metadata.attributes(),
-                DeadLetter.describe(error))
-            .withKafka(message.kafka());
+        DeadLetter.ofEvent(stage, message.payload(), metadata, DeadLetter.describe(error));
     if (byType != null) {
       StructCounters counters = byType[type];
       (switch (stage) {
