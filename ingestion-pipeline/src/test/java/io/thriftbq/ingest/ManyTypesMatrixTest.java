@@ -158,8 +158,7 @@ public class ManyTypesMatrixTest {
         io.thriftbq.ingest.format.Format.of(StorageFormat.TABLE_ROW).newConverter(type.decoding());
     try {
       Object row =
-          converter.fromBytes(
-              shop.struct(sequence), io.thriftbq.ingest.convert.EventMetadata.EMPTY);
+          converter.fromBytes(shop.struct(sequence), io.thriftbq.ingest.origin.EventMetadata.EMPTY);
       return String.valueOf(
           RowNormalizer.normalize((TableRow) row, type.schemas().tableSchema()).get(idColumn));
     } catch (Exception e) {

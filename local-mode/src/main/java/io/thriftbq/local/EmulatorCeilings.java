@@ -9,7 +9,7 @@ import com.google.protobuf.ByteString;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
-import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.beamio.EmulatorBigQueryServices;

@@ -8,7 +8,7 @@ import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.convert.EventConverter;
 import io.thriftbq.ingest.convert.EventConverters;
-import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.config.LocalRunConfig;

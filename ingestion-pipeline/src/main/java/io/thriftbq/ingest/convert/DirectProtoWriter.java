@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.codec.ThriftProtocol;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.ColumnShape;
 import io.thriftbq.ingest.schema.MetadataColumn;

@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.convert;
 
+import io.thriftbq.ingest.origin.EventMetadata;
 import org.apache.thrift.TBase;
 
 /**

@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.convert;
 
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;

@@ -1,6 +1,7 @@
 package io.thriftbq.ingest.convert;
 
 import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftStruct;

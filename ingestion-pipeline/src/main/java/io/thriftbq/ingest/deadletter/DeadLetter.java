@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.deadletter;
 
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Arrays;
 import java.util.Map;
@@ -18,15 +19,13 @@ import org.joda.time.Instant;
  * @param payloadFormat how to read {@code payload}
  * @param stage where it failed
  * @param errorMessage the error, starting with the exception class
- * @param messageId Pub/Sub message id (for an envelope member, the member id), or null (a Kafka
- *     record is named by {@code kafka})
- * @param publishTime Pub/Sub publish time or Kafka record timestamp, or null when unknown
- * @param attributes Pub/Sub attributes or Kafka headers, never null
+ * @param metadata the metadata of the message it came in: message id (for an envelope member, the
+ *     member id; null for a Kafka record, which {@code kafka} names), publish time (Pub/Sub publish
+ *     time or Kafka record timestamp), attributes (or Kafka headers) and Kafka record
  * @param failedAt when the pipeline gave up on the event
  * @param eventTable the output table the event was meant for, or empty when it cannot be known (a
  *     message of a many-types job that names no struct the job ingests)
  * @param eventStruct the struct the event was routed to (many types), or empty
- * @param kafka the Kafka record it came in (topic, partition, offset, key), or null for Pub/Sub
  */
 @DefaultCoder(DeadLetterCoder.class)
 public record DeadLetter(
@@ -34,13 +33,10 @@ public record DeadLetter(
     PayloadFormat payloadFormat,
     Stage stage,
     String errorMessage,
-    @Nullable String messageId,
-    @Nullable Instant publishTime,
-    Map<String, String> attributes,
+    EventMetadata metadata,
     Instant failedAt,
     String eventTable,
-    String eventStruct,
-    @Nullable KafkaOrigin kafka) {
+    String eventStruct) {
 
   /** Long enough for a stack-less cause chain, short enough not to bloat the dead-letter table. */
   static final int MAX_ERROR_CHARS = 4096;
@@ -51,55 +47,14 @@ public record DeadLetter(
     Objects.requireNonNull(stage, "stage");
     Objects.requireNonNull(failedAt, "failedAt");
     errorMessage = errorMessage == null ? "" : errorMessage;
-    attributes = attributes == null ? Map.of() : attributes;
+    metadata = metadata == null ? EventMetadata.EMPTY : metadata;
     eventTable = eventTable == null ? "" : eventTable;
     eventStruct = eventStruct == null ? "" : eventStruct;
   }
 
-  /** A dead letter of a message that did not come from Kafka. */
-  public DeadLetter(
-      byte[] payload,
-      PayloadFormat payloadFormat,
-      Stage stage,
-      String errorMessage,
-      @Nullable String messageId,
-      @Nullable Instant publishTime,
-      Map<String, String> attributes,
-      Instant failedAt,
-      String eventTable,
-      String eventStruct) {
-    this(
-        payload,
-        payloadFormat,
-        stage,
-        errorMessage,
-        messageId,
-        publishTime,
-        attributes,
-        failedAt,
-        eventTable,
-        eventStruct,
-        null);
-  }
-
   /** An envelope (stage UNPACK) that could not be unpacked: the whole message body is kept. */
-  public static DeadLetter ofEnvelope(
-      byte[] payload,
-      @Nullable String messageId,
-      @Nullable Instant publishTime,
-      Map<String, String> attributes,
-      Throwable error) {
-    return new DeadLetter(
-        payload,
-        PayloadFormat.ENVELOPE,
-        Stage.UNPACK,
-        describe(error),
-        messageId,
-        publishTime,
-        attributes,
-        Instant.now(),
-        "",
-        "");
+  public static DeadLetter ofEnvelope(byte[] payload, EventMetadata metadata, Throwable error) {
+    return failedNow(payload, PayloadFormat.ENVELOPE, Stage.UNPACK, describe(error), metadata);
   }
 
   /**
@@ -107,96 +62,69 @@ public record DeadLetter(
    * was kept for write failures), with its Thrift bytes.
    */
   public static DeadLetter ofEvent(
-      Stage stage,
-      byte[] payload,
-      @Nullable String messageId,
-      @Nullable Instant publishTime,
-      Map<String, String> attributes,
-      String errorMessage) {
-    return new DeadLetter(
-        payload,
-        PayloadFormat.THRIFT,
-        stage,
-        errorMessage,
-        messageId,
-        publishTime,
-        attributes,
-        Instant.now(),
-        "",
-        "");
+      Stage stage, byte[] payload, EventMetadata metadata, String errorMessage) {
+    return failedNow(payload, PayloadFormat.THRIFT, stage, errorMessage, metadata);
   }
 
   /** A row BigQuery rejected (stage WRITE), kept as the row's JSON. */
   public static DeadLetter ofRejectedRow(
-      byte[] rowJson,
-      String errorMessage,
-      @Nullable String messageId,
-      @Nullable Instant publishTime,
-      Map<String, String> attributes) {
-    return new DeadLetter(
-        rowJson,
-        PayloadFormat.BIGQUERY_ROW_JSON,
-        Stage.WRITE,
-        errorMessage,
-        messageId,
-        publishTime,
-        attributes,
-        Instant.now(),
-        "",
-        "");
+      byte[] rowJson, String errorMessage, EventMetadata metadata) {
+    return failedNow(rowJson, PayloadFormat.BIGQUERY_ROW_JSON, Stage.WRITE, errorMessage, metadata);
   }
 
   /**
    * A message that could not be routed (stage ROUTE) in a many-types job: it names no struct the
    * job ingests, or its union holds no such member. The message's own bytes are kept.
    */
-  public static DeadLetter ofUnrouted(
+  public static DeadLetter ofUnrouted(byte[] payload, EventMetadata metadata, String errorMessage) {
+    return ofEvent(Stage.ROUTE, payload, metadata, errorMessage);
+  }
+
+  // The factories' one constructor call: a dead letter made now, its table and struct not yet
+  // known (the pipeline stamps them where it knows them, see withEvent).
+  private static DeadLetter failedNow(
       byte[] payload,
-      @Nullable String messageId,
-      @Nullable Instant publishTime,
-      Map<String, String> attributes,
-      String errorMessage) {
-    return ofEvent(Stage.ROUTE, payload, messageId, publishTime, attributes, errorMessage);
+      PayloadFormat payloadFormat,
+      Stage stage,
+      String errorMessage,
+      EventMetadata metadata) {
+    return new DeadLetter(
+        payload, payloadFormat, stage, errorMessage, metadata, Instant.now(), "", "");
   }
 
   /**
    * This dead letter with the output table and struct it was meant for; the pipeline stamps dead
-   * letters where it knows them, so the steps that make them need not.
+   * letters where it knows them, so the steps that make them need not. The only copy: every other
+   * field is fixed when the dead letter is made.
    */
   public DeadLetter withEvent(String table, String struct) {
     return new DeadLetter(
-        payload,
-        payloadFormat,
-        stage,
-        errorMessage,
-        messageId,
-        publishTime,
-        attributes,
-        failedAt,
-        table,
-        struct,
-        kafka);
-  }
-
-  /** This dead letter with the Kafka record it came in (null: none). */
-  public DeadLetter withKafka(@Nullable KafkaOrigin origin) {
-    return new DeadLetter(
-        payload,
-        payloadFormat,
-        stage,
-        errorMessage,
-        messageId,
-        publishTime,
-        attributes,
-        failedAt,
-        eventTable,
-        eventStruct,
-        origin);
+        payload, payloadFormat, stage, errorMessage, metadata, failedAt, table, struct);
   }
 
   /** This dead letter with the output table it was meant for (its struct unchanged). */
   public DeadLetter withEventTable(String table) {
     return withEvent(table, eventStruct);
+  }
+
+  /** The message id, or null (see {@link #metadata}). */
+  public @Nullable String messageId() {
+    return metadata.messageId();
+  }
+
+  /** The Pub/Sub publish time or Kafka record timestamp, or null when unknown. */
+  public @Nullable Instant publishTime() {
+    return metadata.publishTime();
+  }
+
+  /** The Pub/Sub attributes or Kafka headers, never null. */
+  public Map<String, String> attributes() {
+    return metadata.attributes();
+  }
+
+  /** The Kafka record it came in (topic, partition, offset, key), or null for Pub/Sub. */
+  public @Nullable KafkaOrigin kafka() {
+    return metadata.kafka();
   }
 
   /**
@@ -240,13 +168,10 @@ public record DeadLetter(
         && payloadFormat == that.payloadFormat
         && stage == that.stage
         && errorMessage.equals(that.errorMessage)
-        && Objects.equals(messageId, that.messageId)
-        && Objects.equals(publishTime, that.publishTime)
-        && attributes.equals(that.attributes)
+        && metadata.equals(that.metadata)
         && failedAt.equals(that.failedAt)
         && eventTable.equals(that.eventTable)
-        && eventStruct.equals(that.eventStruct)
-        && Objects.equals(kafka, that.kafka);
+        && eventStruct.equals(that.eventStruct);
   }
 
   @Override
@@ -256,13 +181,10 @@ public record DeadLetter(
         payloadFormat,
         stage,
         errorMessage,
-        messageId,
-        publishTime,
-        attributes,
+        metadata,
         failedAt,
         eventTable,
-        eventStruct,
-        kafka);
+        eventStruct);
   }
 
   @Override
@@ -274,18 +196,18 @@ public record DeadLetter(
         + ", payloadBytes="
         + payload.length
         + ", messageId="
-        + messageId
+        + messageId()
         + ", publishTime="
-        + publishTime
+        + publishTime()
         + ", attributes="
-        + new TreeMap<>(attributes)
+        + new TreeMap<>(attributes())
         + ", failedAt="
         + failedAt
         + ", eventTable="
         + eventTable
         + ", eventStruct="
         + eventStruct
-        + (kafka == null ? "" : ", kafka=" + kafka.position())
+        + (kafka() == null ? "" : ", kafka=" + kafka().position())
         + ", error="
         + errorMessage
         + "}";

@@ -5,13 +5,13 @@ import io.thriftbq.ingest.change.ChangeException;
 import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.change.ColumnReader;
 import io.thriftbq.ingest.convert.EventConverter;
-import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.convert.ThriftDecodeException;
 import io.thriftbq.ingest.convert.UnknownFields;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.read.EventMessage;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.route.UnroutableException;
@@ -216,17 +216,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         length = router.eventLength();
       } catch (UnroutableException e) {
         failedRoute.inc();
-        out.get(deadLettersTag)
-            .output(
-                DeadLetter.ofUnrouted(
-                        payload,
-                        message.messageId(),
-                        metadata.hasPublishTime()
-                            ? new Instant(metadata.publishTimeMillis())
-                            : null,
-                        metadata.attributes(),
-                        e.getMessage())
-                    .withKafka(message.kafka()));
+        out.get(deadLettersTag).output(DeadLetter.ofUnrouted(payload, metadata, e.getMessage()));
         return;
       }
     }
@@ -350,14 +340,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         };
     total.inc();
     DeadLetter deadLetter =
-        DeadLetter.ofEvent(
-                stage,
-                message.payload(),
-                message.messageId(),
-                metadata.hasPublishTime() ? new Instant(metadata.publishTimeMillis()) : null,
-                metadata.attributes(),
-                DeadLetter.describe(error))
-            .withKafka(message.kafka());
+        DeadLetter.ofEvent(stage, message.payload(), metadata, DeadLetter.describe(error));
     if (byType != null) {
       StructCounters counters = byType[type];
       (switch (stage) {

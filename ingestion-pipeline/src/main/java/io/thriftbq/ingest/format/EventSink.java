@@ -3,7 +3,7 @@ package io.thriftbq.ingest.format;
 import io.thriftbq.ingest.change.ChangeException;
 import io.thriftbq.ingest.change.ChangeRule;
 import io.thriftbq.ingest.change.ColumnReader;
-import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import java.io.Serializable;
 import java.util.ArrayList;

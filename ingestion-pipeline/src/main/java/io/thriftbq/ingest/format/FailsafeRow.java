@@ -1,9 +1,9 @@
 package io.thriftbq.ingest.format;
 
 import com.google.api.services.bigquery.model.TableRow;
-import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Base64;
 import java.util.HashMap;
@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Instant;
 
 /**
  * The fail-safe row of {@code --keepPayloadForWriteFailures}: what BigQueryIO's {@code
@@ -141,13 +140,11 @@ public final class FailsafeRow {
           });
     }
     return DeadLetter.ofEvent(
-            Stage.WRITE,
-            payload,
-            messageId == null ? null : messageId.toString(),
-            publishTime == EventMetadata.UNKNOWN_TIME ? null : new Instant(publishTime),
-            attributes,
-            error)
-        .withKafka(kafka);
+        Stage.WRITE,
+        payload,
+        new EventMetadata(
+            messageId == null ? null : messageId.toString(), publishTime, attributes, kafka),
+        error);
   }
 
   private static final class ToFailsafeRowNamingStruct<T>

@@ -9,7 +9,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import com.google.protobuf.UnknownFieldSet;
 import io.thriftbq.ingest.convert.EncodedRow;
-import io.thriftbq.ingest.convert.EventMetadata;
+import io.thriftbq.ingest.origin.EventMetadata;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;

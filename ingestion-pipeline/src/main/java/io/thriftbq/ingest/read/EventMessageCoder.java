@@ -1,25 +1,22 @@
 package io.thriftbq.ingest.read;
 
-import io.thriftbq.ingest.origin.KafkaOrigin;
+import io.thriftbq.ingest.origin.EventMetadata;
+import io.thriftbq.ingest.origin.EventMetadataCoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.List;
-import java.util.Map;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.MapCoder;
-import org.apache.beam.sdk.coders.NullableCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 
-/** Coder of an {@link EventMessage}: payload, attributes, message id and Kafka origin. */
+/**
+ * Coder of an {@link EventMessage}: the payload, then its metadata with {@link EventMetadataCoder}
+ * (the publish time left unknown: a read message carries it as the element's timestamp).
+ */
 public final class EventMessageCoder extends AtomicCoder<EventMessage> {
   private static final EventMessageCoder INSTANCE = new EventMessageCoder();
   private static final Coder<byte[]> PAYLOAD = ByteArrayCoder.of();
-  private static final Coder<Map<String, String>> ATTRIBUTES =
-      MapCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of());
-  private static final Coder<String> MESSAGE_ID = NullableCoder.of(StringUtf8Coder.of());
+  private static final Coder<EventMetadata> METADATA = EventMetadataCoder.of();
 
   private EventMessageCoder() {}
 
@@ -30,22 +27,22 @@ public final class EventMessageCoder extends AtomicCoder<EventMessage> {
   @Override
   public void encode(EventMessage message, OutputStream out) throws IOException {
     PAYLOAD.encode(message.payload(), out);
-    ATTRIBUTES.encode(message.attributes(), out);
-    MESSAGE_ID.encode(message.messageId(), out);
-    KafkaOrigin.encode(message.kafka(), out);
+    METADATA.encode(
+        new EventMetadata(
+            message.messageId(), EventMetadata.UNKNOWN_TIME, message.attributes(), message.kafka()),
+        out);
   }
 
   @Override
   public EventMessage decode(InputStream in) throws IOException {
     byte[] payload = PAYLOAD.decode(in);
-    Map<String, String> attributes = ATTRIBUTES.decode(in);
-    String messageId = MESSAGE_ID.decode(in);
-    return new EventMessage(payload, attributes, messageId, KafkaOrigin.decode(in));
+    EventMetadata metadata = METADATA.decode(in);
+    return new EventMessage(payload, metadata.attributes(), metadata.messageId(), metadata.kafka());
   }
 
   @Override
-  public void verifyDeterministic() throws NonDeterministicException {
-    throw new NonDeterministicException(this, List.of("attribute maps have no encoding order"));
+  public void verifyDeterministic() {
+    // The payload and the metadata (attributes in key order) have one encoding each.
   }
 
   @Override

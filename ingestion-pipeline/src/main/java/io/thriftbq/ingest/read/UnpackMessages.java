@@ -9,6 +9,7 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.origin.EventMetadata;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,12 +119,13 @@ public final class UnpackMessages extends PTransform<PCollection<EventMessage>, 
         out.get(deadLettersTag)
             .output(
                 DeadLetter.ofEnvelope(
-                        payload,
+                    payload,
+                    EventMetadata.of(
                         message.messageId(),
                         timestamp.isAfter(BoundedWindow.TIMESTAMP_MIN_VALUE) ? timestamp : null,
                         attributes,
-                        e)
-                    .withKafka(message.kafka()));
+                        message.kafka()),
+                    e));
         return;
       }
       envelopesUnpacked.inc();

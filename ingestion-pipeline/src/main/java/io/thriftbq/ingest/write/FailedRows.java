@@ -12,6 +12,7 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
@@ -235,12 +236,13 @@ final class FailedRows {
               ? MetadataColumn.KAFKA_HEADERS
               : MetadataColumn.ATTRIBUTES;
       return DeadLetter.ofRejectedRow(
-              toJson(safeRow),
-              error,
+          toJson(safeRow),
+          error,
+          EventMetadata.of(
               metadataColumns.messageId() ? messageId(safeRow) : null,
               metadataColumns.has(time) ? timestamp(safeRow, time) : null,
-              metadataColumns.has(entries) ? entries(safeRow, entries) : Map.of())
-          .withKafka(kafkaOrigin(safeRow, metadataColumns));
+              metadataColumns.has(entries) ? entries(safeRow, entries) : Map.of(),
+              kafkaOrigin(safeRow, metadataColumns)));
     }
   }
 

@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;

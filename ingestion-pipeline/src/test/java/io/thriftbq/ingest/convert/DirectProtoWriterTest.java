@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
 import io.thriftbq.datagen.RandomEventGenerator;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.schema.ThriftSource;

@@ -17,6 +17,7 @@ import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Device;

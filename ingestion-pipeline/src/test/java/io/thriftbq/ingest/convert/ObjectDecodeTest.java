@@ -13,6 +13,7 @@ import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.ByteString;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.route.UnroutableException;
 import io.thriftbq.ingest.schema.MetadataColumns;

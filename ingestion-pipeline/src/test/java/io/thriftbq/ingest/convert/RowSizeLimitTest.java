@@ -10,6 +10,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.StorageFormat;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.sample.Event;

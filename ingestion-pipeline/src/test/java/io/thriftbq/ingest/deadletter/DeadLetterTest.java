@@ -8,6 +8,7 @@ import static org.junit.Assert.assertNotEquals;
 
 import com.google.api.services.bigquery.model.TableFieldSchema;
 import com.google.api.services.bigquery.model.TableRow;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,9 +26,8 @@ public class DeadLetterTest {
           PayloadFormat.THRIFT,
           Stage.DECODE,
           "org.apache.thrift.TException: bad",
-          "msg-1",
-          Instant.parse("2024-05-01T12:00:00.123Z"),
-          Map.of("b", "2", "a", "1"),
+          EventMetadata.of(
+              "msg-1", Instant.parse("2024-05-01T12:00:00.123Z"), Map.of("b", "2", "a", "1"), null),
           Instant.parse("2024-05-01T12:00:01Z"),
           "p:d.events_order",
           "Order");
@@ -38,15 +38,25 @@ public class DeadLetterTest {
           PayloadFormat.BIGQUERY_ROW_JSON,
           Stage.WRITE,
           "x",
-          null,
-          null,
-          Map.of(),
+          EventMetadata.of(null, null, Map.of(), null),
           Instant.EPOCH,
           "p:d.events",
           "");
 
   private static final DeadLetter FROM_KAFKA =
-      SPARSE.withKafka(new KafkaOrigin("orders", 3, 1234567890123L, new byte[] {9, 8}));
+      withKafka(SPARSE, new KafkaOrigin("orders", 3, 1234567890123L, new byte[] {9, 8}));
+
+  private static DeadLetter withKafka(DeadLetter letter, KafkaOrigin kafka) {
+    return new DeadLetter(
+        letter.payload(),
+        letter.payloadFormat(),
+        letter.stage(),
+        letter.errorMessage(),
+        EventMetadata.of(letter.messageId(), letter.publishTime(), letter.attributes(), kafka),
+        letter.failedAt(),
+        letter.eventTable(),
+        letter.eventStruct());
+  }
 
   @Test
   public void coderRoundTripsEveryField() throws Exception {
@@ -54,7 +64,7 @@ public class DeadLetterTest {
     CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), SPARSE);
     CoderProperties.coderDecodeEncodeEqual(DeadLetterCoder.of(), FROM_KAFKA);
     CoderProperties.coderDecodeEncodeEqual(
-        DeadLetterCoder.of(), FULL.withKafka(new KafkaOrigin("t", 0, 0, null)));
+        DeadLetterCoder.of(), withKafka(FULL, new KafkaOrigin("t", 0, 0, null)));
   }
 
   @Test
@@ -78,9 +88,7 @@ public class DeadLetterTest {
             FULL.payloadFormat(),
             FULL.stage(),
             FULL.errorMessage(),
-            FULL.messageId(),
-            FULL.publishTime(),
-            FULL.attributes(),
+            EventMetadata.of(FULL.messageId(), FULL.publishTime(), FULL.attributes(), null),
             FULL.failedAt(),
             FULL.eventTable(),
             FULL.eventStruct());
@@ -92,9 +100,7 @@ public class DeadLetterTest {
             FULL.payloadFormat(),
             FULL.stage(),
             FULL.errorMessage(),
-            FULL.messageId(),
-            FULL.publishTime(),
-            FULL.attributes(),
+            EventMetadata.of(FULL.messageId(), FULL.publishTime(), FULL.attributes(), null),
             FULL.failedAt(),
             FULL.eventTable(),
             FULL.eventStruct()));

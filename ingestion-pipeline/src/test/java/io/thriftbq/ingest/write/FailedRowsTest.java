@@ -5,12 +5,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
 import com.google.api.services.bigquery.model.TableRow;
-import io.thriftbq.ingest.convert.EventMetadata;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.format.RowWithPayload;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -9,6 +9,7 @@ import io.thriftbq.ingest.deadletter.PayloadFormat;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.WriteMethod;
+import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.testing.FakeBigQuery;
 import io.thriftbq.ingest.testing.Metrics;
 import java.util.List;
@@ -52,9 +53,8 @@ public class WriteDeadLettersTest {
         PayloadFormat.THRIFT,
         stage,
         "java.lang.Exception: " + messageId,
-        messageId,
-        Instant.parse("2024-05-01T12:00:00Z"),
-        Map.of("event_id", messageId),
+        EventMetadata.of(
+            messageId, Instant.parse("2024-05-01T12:00:00Z"), Map.of("event_id", messageId), null),
         Instant.parse("2024-05-01T12:00:01Z"),
         "p:d.events",
         "");

@@ -1,8 +1,8 @@
-package io.thriftbq.ingest.convert;
+package io.thriftbq.ingest.origin;
 
-import io.thriftbq.ingest.origin.KafkaOrigin;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 
 /**
  * What the source said about the message an event came in.
@@ -33,7 +33,22 @@ public record EventMetadata(
     this(messageId, publishTimeMillis, attributes, null);
   }
 
+  /** The metadata of a message whose publish time is given as an instant (null: unknown). */
+  public static EventMetadata of(
+      @Nullable String messageId,
+      @Nullable Instant publishTime,
+      Map<String, String> attributes,
+      @Nullable KafkaOrigin kafka) {
+    return new EventMetadata(
+        messageId, publishTime == null ? UNKNOWN_TIME : publishTime.getMillis(), attributes, kafka);
+  }
+
   public boolean hasPublishTime() {
     return publishTimeMillis != UNKNOWN_TIME;
+  }
+
+  /** The publish time as an instant, or null when unknown. */
+  public @Nullable Instant publishTime() {
+    return hasPublishTime() ? new Instant(publishTimeMillis) : null;
   }
 }
