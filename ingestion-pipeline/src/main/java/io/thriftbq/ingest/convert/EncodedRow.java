@@ -30,7 +30,7 @@ public final class EncodedRow extends AbstractMessage {
   private static final ThreadLocal<Descriptor> DESCRIPTOR_WHILE_APPLYING = new ThreadLocal<>();
 
   private final byte[] bytes;
-  private final transient boolean changeColumns;
+  private final boolean changeColumns;
 
   /** {@code bytes} become the row's; the caller does not change them afterwards. */
   public EncodedRow(byte[] bytes) {
@@ -118,12 +118,14 @@ public final class EncodedRow extends AbstractMessage {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof EncodedRow row && Arrays.equals(bytes, row.bytes);
+    return other instanceof EncodedRow row
+        && changeColumns == row.changeColumns
+        && Arrays.equals(bytes, row.bytes);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(bytes);
+    return 31 * Arrays.hashCode(bytes) + Boolean.hashCode(changeColumns);
   }
 
   // Seen as a Message without the table's descriptor, a row is a message with no declared

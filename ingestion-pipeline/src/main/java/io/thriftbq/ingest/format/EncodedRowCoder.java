@@ -5,18 +5,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
-import org.apache.beam.sdk.coders.ByteArrayCoder;
-import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.util.VarInt;
+import org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.io.ByteStreams;
 
 /**
- * Coder of {@link EncodedRow}: the row's bytes, length-prefixed. What a runner moves for an element
- * is the row's bytes plus their length, reported by {@link #getEncodedElementByteSize} without
- * encoding.
+ * Coder of {@link EncodedRow}: the row's bytes, prefixed by one varint that holds their length and,
+ * in its lowest bit, whether they already end with change mode's pseudo-columns (so a row that
+ * crossed a coder is not stamped twice). What a runner moves for an element is the row's bytes plus
+ * that prefix, reported by {@link #getEncodedElementByteSize} without encoding.
  */
 public final class EncodedRowCoder extends AtomicCoder<EncodedRow> {
   private static final EncodedRowCoder INSTANCE = new EncodedRowCoder();
-  private static final Coder<byte[]> BYTES = ByteArrayCoder.of();
 
   private EncodedRowCoder() {}
 
@@ -26,12 +26,25 @@ public final class EncodedRowCoder extends AtomicCoder<EncodedRow> {
 
   @Override
   public void encode(EncodedRow value, OutputStream out) throws IOException {
-    BYTES.encode(value.bytes(), out);
+    byte[] bytes = value.bytes();
+    VarInt.encode(prefix(value), out);
+    out.write(bytes);
   }
 
   @Override
   public EncodedRow decode(InputStream in) throws IOException {
-    return new EncodedRow(BYTES.decode(in));
+    long prefix = VarInt.decodeLong(in);
+    long length = prefix >>> 1;
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new CoderException("EncodedRow of " + length + " bytes cannot be decoded");
+    }
+    byte[] bytes = new byte[(int) length];
+    ByteStreams.readFully(in, bytes);
+    return new EncodedRow(bytes, (prefix & 1) == 1);
+  }
+
+  private static long prefix(EncodedRow value) {
+    return ((long) value.bytes().length << 1) | (value.hasChangeColumns() ? 1 : 0);
   }
 
   @Override
@@ -44,6 +57,6 @@ public final class EncodedRowCoder extends AtomicCoder<EncodedRow> {
 
   @Override
   protected long getEncodedElementByteSize(EncodedRow value) {
-    return VarInt.getLength(value.bytes().length) + (long) value.bytes().length;
+    return VarInt.getLength(prefix(value)) + (long) value.bytes().length;
   }
 }

@@ -14,6 +14,7 @@ import io.thriftbq.schema.EventTypes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -148,19 +149,7 @@ public record IngestionPlan(
    * messages, is returned unchanged.
    */
   public IngestionPlan withPubsubClientFactory(PubsubClient.@Nullable PubsubClientFactory factory) {
-    if (factory == null || !(source instanceof PubsubEventSource pubsub)) {
-      return this;
-    }
-    return new IngestionPlan(
-        pubsub.withClientFactory(factory),
-        eventTypes,
-        types,
-        sink,
-        tableSetup,
-        deadLetterTable,
-        udfClassName,
-        eventTimeAttribute,
-        bigQueryServices);
+    return factory == null ? this : withPubsub(pubsub -> pubsub.withClientFactory(factory));
   }
 
   /**
@@ -169,11 +158,15 @@ public record IngestionPlan(
    * returned unchanged.
    */
   public IngestionPlan withPubsubEmptyPullPause(Duration pause) {
+    return withPubsub(pubsub -> pubsub.withEmptyPullPause(pause));
+  }
+
+  private IngestionPlan withPubsub(UnaryOperator<PubsubEventSource> change) {
     if (!(source instanceof PubsubEventSource pubsub)) {
       return this;
     }
     return new IngestionPlan(
-        pubsub.withEmptyPullPause(pause),
+        change.apply(pubsub),
         eventTypes,
         types,
         sink,

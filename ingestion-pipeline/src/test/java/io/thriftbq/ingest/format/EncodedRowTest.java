@@ -4,8 +4,11 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.convert.EncodedRow;
 import io.thriftbq.ingest.origin.EventMetadata;
@@ -57,6 +60,20 @@ public class EncodedRowTest {
         "length prefix, bytes",
         1 + ROW.length,
         CoderUtils.encodeToByteArray(EncodedRowCoder.of(), plain).length);
+  }
+
+  @Test
+  public void theCoderKeepsWhetherTheRowAlreadyCarriesItsChangeColumns() throws Exception {
+    EncodedRow stamped = new EncodedRow(ROW, true);
+    EncodedRow decoded = CoderUtils.clone(EncodedRowCoder.of(), stamped);
+    assertTrue("a row that crossed a coder is not stamped again", decoded.hasChangeColumns());
+    assertArrayEquals(ROW, decoded.bytes());
+    assertFalse(CoderUtils.clone(EncodedRowCoder.of(), new EncodedRow(ROW)).hasChangeColumns());
+    assertNotEquals(new EncodedRow(ROW), stamped);
+    assertEquals(
+        "the flag rides in the length prefix",
+        1 + ROW.length,
+        CoderUtils.encodeToByteArray(EncodedRowCoder.of(), stamped).length);
   }
 
   @Test
