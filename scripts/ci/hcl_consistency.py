@@ -10,7 +10,7 @@ these checks catch the mistakes they would have caught in our own wiring:
 * every module call passes each required input of the module and nothing it does not declare;
 * every Terraform output the scripts read (tf_output NAME) exists;
 * terraform.tfvars.example sets only declared variables, and every required one;
-* the name-prefix rule is the same in Terraform and in scripts/lib/common.sh;
+* the name-prefix rule is the same in Terraform and in scripts/lib (validate.sh);
 * security rules: no firewall open to 0.0.0.0/0, no SSH rule, no project metadata, no primitive
   roles, and the only project-level grants are roles/dataflow.worker and, only when the Kafka
   route is on, roles/managedkafka.client (the provider has no narrower Managed Kafka IAM resource);
@@ -42,6 +42,11 @@ SCRIPTS = ROOT / "scripts"
 
 failures = []
 checks = 0
+
+
+def script_library():
+    """Every file of scripts/lib (common.sh sources the rest), as one text."""
+    return "\n".join(f.read_text() for f in sorted((SCRIPTS / "lib").glob("*.sh")))
 
 
 def check(ok, message):
@@ -182,8 +187,8 @@ def main():
 
     # The prefix rule is the same on both sides.
     prefix_rule = "^[a-z]([a-z0-9]|-[a-z0-9]){2,19}$"
-    check(prefix_rule in (TF / "variables.tf").read_text(), "variables.tf: name_prefix rule changed; update scripts/lib/common.sh too")
-    check(prefix_rule in (SCRIPTS / "lib" / "common.sh").read_text(), "common.sh: validate_prefix rule differs from terraform name_prefix")
+    check(prefix_rule in (TF / "variables.tf").read_text(), "variables.tf: name_prefix rule changed; update scripts/lib/validate.sh too")
+    check(prefix_rule in script_library(), "scripts/lib: validate_prefix rule differs from terraform name_prefix")
 
     # Security rules over every resource.
     all_dirs = [TF] + [d for d in sorted((TF / "modules").iterdir()) if d.is_dir()]
@@ -267,8 +272,8 @@ def main():
     template = unwrap(root_outputs.get("event_table_spec_template", {}).get("value"))
     check(isinstance(template, str) and template.endswith("${local.event_table_prefix}{struct}"),
           f"output event_table_spec_template should end with ${{local.event_table_prefix}}{{struct}}, got {template}")
-    check("tf_output event_table_spec_template" in (SCRIPTS / "lib" / "common.sh").read_text(),
-          "scripts/lib/common.sh: a many-types launch should default --outputTable to tf_output event_table_spec_template")
+    check("tf_output event_table_spec_template" in script_library(),
+          "scripts/lib: a many-types launch should default --outputTable to tf_output event_table_spec_template")
     check(re.search(r"^\s*table_args\s*$", (SCRIPTS / "flex-template-run.sh").read_text(), flags=re.M),
           "scripts/flex-template-run.sh: should take its tables from table_args (scripts/lib/common.sh)")
 
