@@ -199,10 +199,17 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** Kafka's cluster id format: 16 random bytes, URL-safe base64 without padding. */
   static String randomClusterId() {
-    UUID uuid = UUID.randomUUID();
-    ByteBuffer bytes = ByteBuffer.allocate(16);
-    bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    while (true) {
+      UUID uuid = UUID.randomUUID();
+      ByteBuffer bytes = ByteBuffer.allocate(16);
+      bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+      String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+      // One id in 64 starts with '-', which kafka-storage's argument parser reads as an option
+      // ("--cluster-id: expected one argument"); Kafka's own Uuid.randomUuid skips those too.
+      if (id.charAt(0) != '-') {
+        return id;
+      }
+    }
   }
 
   private static ManagedProcess launchProcess(Launch launch) throws IOException {

@@ -4,6 +4,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.local.config.SourceKind;
@@ -71,6 +72,16 @@ public class KafkaConfigFilesTest {
     assertThat(id, not(containsString("=")));
     assertThat(id, not(containsString("+")));
     assertThat(id, not(containsString("/")));
+  }
+
+  @Test
+  public void noClusterIdStartsWithADashThatTheFormatToolWouldReadAsAnOption() {
+    // One random id in 64 would start with '-' (a failed CI run, 2026-11-27); 10,000 draws make
+    // missing the rule all but certain to show.
+    for (int i = 0; i < 10_000; i++) {
+      String id = KafkaBroker.randomClusterId();
+      assertNotEquals(id, '-', id.charAt(0));
+    }
   }
 
   @Test
