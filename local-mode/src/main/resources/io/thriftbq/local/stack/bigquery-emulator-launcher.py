@@ -438,12 +438,10 @@ def install_grouped_appends():
         except duckdb.Error as error:
             raise _JoinedInsertFailed(str(error)) from error
 
-    def joinable(request, rows):
-        return (
-            type(rows) is list
-            and "offset" not in request
-            and request.write_stream.endswith("/streams/_default")
-        )
+    def joinable(name, request, rows):
+        # The stream's name, not the request's: clients name the stream in the first request of
+        # a connection only (the Java Storage Write client does), so later requests carry none.
+        return type(rows) is list and "offset" not in request and name.endswith("/streams/_default")
 
     def answer(stream, group):
         """Responses for the queued appends of group (row lists, in order) to stream."""
@@ -500,10 +498,10 @@ def install_grouped_appends():
             except Exception:
                 yield from answer(stream, group) if group else ()
                 raise
-            if group and (target is not stream or not joinable(item, rows)):
+            if group and (target is not stream or not joinable(name, item, rows)):
                 yield from answer(stream, group)
                 group, size = [], 0
-            if joinable(item, rows):
+            if joinable(name, item, rows):
                 stream = target
                 group.append(rows)
                 size += len(rows)

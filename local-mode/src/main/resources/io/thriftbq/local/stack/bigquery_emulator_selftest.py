@@ -352,6 +352,7 @@ def run(launcher, args):
             kind: table(f"t_{kind}_{variant}") for kind in ("default", "committed", "pending", "buffered")
         }
     decoded_rows = 0
+    unnamed_groups = {True: 0, False: 0}  # named-once connections' appends: joined or not
     refused = raised = 0
     for batch in range(batches):
         if batch == batches // 2:
@@ -373,6 +374,13 @@ def run(launcher, args):
         ]
         kind = rng.choice(["default", "default", "committed", "pending", "buffered"])
         again = rng.random() < 0.5
+        # Half the connections name their stream in the first request only, as the Java Storage
+        # Write client does; the rest name it in every request, as the Python client does.
+        named_once = rng.random() < 0.5
+
+        def named(name, i):
+            return "" if named_once and i > 0 else name
+
         # _default: the rows in 1-4 requests on one connection, which the launcher's grouped
         # append joins into one insert (and redoes one by one when the joined one fails)
         cuts = sorted(rng.sample(range(1, size), min(size - 1, rng.randrange(4)))) if size > 1 else []
@@ -393,7 +401,9 @@ def run(launcher, args):
             names = []
             if kind == "default":
                 name = f"{path}/streams/_default"
-                calls = [request(name, piece, None, i == 0) for i, piece in enumerate(pieces)]
+                calls = [
+                    request(named(name, i), piece, None, i == 0) for i, piece in enumerate(pieces)
+                ]
             else:
                 kinds = {"committed": Type.COMMITTED, "pending": Type.PENDING, "buffered": Type.BUFFERED}
                 created = write.create(
@@ -403,11 +413,18 @@ def run(launcher, args):
                 )
                 name = created.name
                 half = len(rows) // 2
-                calls = [request(name, rows[:half], 0, True), request(name, rows[half:], half, False)]
+                calls = [
+                    request(name, rows[:half], 0, True),
+                    request(named(name, 1), rows[half:], half, False),
+                ]
                 if kind == "committed" and again:
-                    calls.append(request(name, rows[:1], 0, False))  # an offset that exists
+                    calls.append(request(named(name, 2), rows[:1], 0, False))  # an offset that exists
             names.append(name)
+            groups_before = grouped["joined"] + grouped["redone"]
             result = [normalised(outcome(lambda: list(write.append(iter(calls)))), names)]
+            if variant == "fast" and kind == "default" and named_once and len(calls) > 1:
+                # requests that do not name their stream are joined like the others
+                unnamed_groups[grouped["joined"] + grouped["redone"] > groups_before] += 1
             if kind == "buffered":
                 result.append(normalised(outcome(lambda: write.flush(
                     types.FlushRowsRequest(write_stream=name, offset=max(0, len(rows) // 2 - 1)))), names))
@@ -444,6 +461,10 @@ def run(launcher, args):
         return 1
     if grouped["joined"] == 0 or grouped["redone"] == 0:
         print(f"self-test FAILED: grouped appends not both exercised ({grouped})")
+        return 1
+    if unnamed_groups[False] or not unnamed_groups[True]:
+        print(f"self-test FAILED: appends that name their stream once were not all joined "
+              f"({unnamed_groups[True]} groups joined, {unnamed_groups[False]} not)")
         return 1
     print(f"self-test OK: {batches} batches, {decoded_rows} rows appended by each path, "
           f"{written} written, {refused} row errors, {raised} calls that raised, "
