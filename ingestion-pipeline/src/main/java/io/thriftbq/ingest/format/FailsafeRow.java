@@ -1,15 +1,14 @@
 package io.thriftbq.ingest.format;
 
 import com.google.api.services.bigquery.model.TableRow;
-import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.origin.EventMetadata;
-import io.thriftbq.ingest.origin.KafkaOrigin;
+import io.thriftbq.ingest.origin.EventMetadataCoder;
+import java.io.UncheckedIOException;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.transforms.SerializableFunction;
+import org.apache.beam.sdk.util.CoderUtils;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -19,19 +18,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>BigQueryIO builds it for <em>every</em> element, not only the failing ones, and the Storage
  * API paths JSON-encode it with {@code TableRowJsonCoder} (and decode it again on the write side),
- * so its shape is fixed and small, and every value is a string or a map of strings that survives
- * the JSON round trip unchanged:
+ * so its shape is fixed and small, and every value is a string that survives the JSON round trip
+ * unchanged:
  *
  * <pre>
- * thriftbq.payload          the Thrift bytes, base64
- * thriftbq.message_id       Pub/Sub message id (absent when unknown)
- * thriftbq.publish_time_ms  publish time, epoch milliseconds as a string (absent when unknown)
- * thriftbq.attributes       {key: value, ...}
- * thriftbq.kafka_topic      Kafka topic, partition, offset (absent for Pub/Sub messages)
- * thriftbq.kafka_partition
- * thriftbq.kafka_offset
- * thriftbq.kafka_key        Kafka key, base64 (absent when the record has none)
- * thriftbq.struct           the element's struct, in a write to several tables (else absent)
+ * thriftbq.payload   the Thrift bytes, base64
+ * thriftbq.metadata  the message's {@link EventMetadata}, in {@link EventMetadataCoder}'s encoding,
+ *                    base64: the one encoding of the metadata, so a new field needs no key here
+ * thriftbq.struct    the element's struct, in a write to several tables (else absent)
  * </pre>
  *
  * The keys contain a dot, which no BigQuery column name can, so a rejected event row (which Beam
@@ -39,14 +33,16 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class FailsafeRow {
   public static final String PAYLOAD = "thriftbq.payload";
-  static final String MESSAGE_ID = "thriftbq.message_id";
-  static final String PUBLISH_TIME_MS = "thriftbq.publish_time_ms";
-  static final String ATTRIBUTES = "thriftbq.attributes";
-  static final String KAFKA_TOPIC = "thriftbq.kafka_topic";
-  static final String KAFKA_PARTITION = "thriftbq.kafka_partition";
-  static final String KAFKA_OFFSET = "thriftbq.kafka_offset";
-  static final String KAFKA_KEY = "thriftbq.kafka_key";
+  public static final String METADATA = "thriftbq.metadata";
   static final String STRUCT = "thriftbq.struct";
+
+  /**
+   * What a fail-safe row gives back: the event's Thrift bytes and its message's metadata.
+   *
+   * @param payload the Thrift bytes exactly as received
+   * @param metadata the metadata of the message the event came in
+   */
+  public record Kept(byte[] payload, EventMetadata metadata) {}
 
   private FailsafeRow() {}
 
@@ -72,79 +68,41 @@ public final class FailsafeRow {
   }
 
   static TableRow of(RowWithPayload<?> element) {
-    return of(element.payload(), element.metadata());
-  }
-
-  static TableRow of(byte[] payload, EventMetadata metadata) {
+    Base64.Encoder base64 = Base64.getEncoder();
     TableRow row = new TableRow();
-    row.set(PAYLOAD, Base64.getEncoder().encodeToString(payload));
-    if (metadata.messageId() != null) {
-      row.set(MESSAGE_ID, metadata.messageId());
-    }
-    if (metadata.hasPublishTime()) {
-      row.set(PUBLISH_TIME_MS, Long.toString(metadata.publishTimeMillis()));
-    }
-    TableRow attributes = new TableRow();
-    attributes.putAll(metadata.attributes());
-    row.set(ATTRIBUTES, attributes);
-    KafkaOrigin kafka = metadata.kafka();
-    if (kafka != null) {
-      row.set(KAFKA_TOPIC, kafka.topic());
-      row.set(KAFKA_PARTITION, Integer.toString(kafka.partition()));
-      row.set(KAFKA_OFFSET, Long.toString(kafka.offset()));
-      if (kafka.key() != null) {
-        row.set(KAFKA_KEY, Base64.getEncoder().encodeToString(kafka.key()));
-      }
-    }
+    row.set(PAYLOAD, base64.encodeToString(element.payload()));
+    row.set(METADATA, base64.encodeToString(encode(element.metadata())));
     return row;
   }
 
-  /**
-   * The WRITE dead letter of the event {@code row} carries, if it is a fail-safe row; null if it is
-   * not (an event row, or a fail-safe row damaged beyond reading), which the caller then
-   * dead-letters as the row itself.
-   */
-  public static @Nullable DeadLetter deadLetter(@Nullable TableRow row, String error) {
-    if (row == null || !(row.get(PAYLOAD) instanceof String base64)) {
-      return null;
-    }
-    byte[] payload;
-    long publishTime = EventMetadata.UNKNOWN_TIME;
-    KafkaOrigin kafka = null;
+  private static byte[] encode(EventMetadata metadata) {
     try {
-      payload = Base64.getDecoder().decode(base64);
-      Object time = row.get(PUBLISH_TIME_MS);
-      if (time != null) {
-        publishTime = Long.parseLong(time.toString());
-      }
-      if (row.get(KAFKA_TOPIC) != null) {
-        Object key = row.get(KAFKA_KEY);
-        kafka =
-            new KafkaOrigin(
-                row.get(KAFKA_TOPIC).toString(),
-                Integer.parseInt(String.valueOf(row.get(KAFKA_PARTITION))),
-                Long.parseLong(String.valueOf(row.get(KAFKA_OFFSET))),
-                key == null ? null : Base64.getDecoder().decode(key.toString()));
-      }
-    } catch (IllegalArgumentException e) { // Covers NumberFormatException too.
+      return CoderUtils.encodeToByteArray(EventMetadataCoder.of(), metadata);
+    } catch (CoderException e) {
+      // The element's own coder encoded the same metadata with the same coder before the write.
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The payload and metadata {@code row} keeps, if it is a fail-safe row; null if it is not (an
+   * event row, or a fail-safe row damaged beyond reading), which the caller then dead-letters as
+   * the row itself.
+   */
+  public static @Nullable Kept read(@Nullable TableRow row) {
+    if (row == null
+        || !(row.get(PAYLOAD) instanceof String payload)
+        || !(row.get(METADATA) instanceof String metadata)) {
       return null;
     }
-    Object messageId = row.get(MESSAGE_ID);
-    Map<String, String> attributes = new HashMap<>();
-    if (row.get(ATTRIBUTES) instanceof Map<?, ?> map) {
-      map.forEach(
-          (key, value) -> {
-            if (key != null) {
-              attributes.put(key.toString(), value == null ? "" : value.toString());
-            }
-          });
+    Base64.Decoder base64 = Base64.getDecoder();
+    try {
+      return new Kept(
+          base64.decode(payload),
+          CoderUtils.decodeFromByteArray(EventMetadataCoder.of(), base64.decode(metadata)));
+    } catch (IllegalArgumentException | CoderException e) { // Not base64, or not the coder's.
+      return null;
     }
-    return DeadLetter.ofEvent(
-        Stage.WRITE,
-        payload,
-        new EventMetadata(
-            messageId == null ? null : messageId.toString(), publishTime, attributes, kafka),
-        error);
   }
 
   private static final class ToFailsafeRowNamingStruct<T>

@@ -12,27 +12,18 @@ import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
-import io.thriftbq.ingest.origin.EventMetadata;
-import io.thriftbq.ingest.origin.KafkaOrigin;
-import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryHelpers;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryInsertError;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryStorageApiInsertError;
-import org.apache.beam.sdk.io.gcp.bigquery.CivilTimeEncoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Instant;
 
 /**
  * Turns rows BigQuery rejected into dead letters with stage WRITE. Streaming inserts and the
@@ -44,13 +35,13 @@ import org.joda.time.Instant;
  *
  * <ul>
  *   <li>off (the default): BigQueryIO hands back only the rejected row, so the payload is the row
- *       as JSON ({@code BIGQUERY_ROW_JSON}), and the Pub/Sub metadata is recovered from the row's
- *       metadata columns when they are enabled. Nothing is spent on the hot path for a failure that
- *       a schema derived from the IDL makes rare.
+ *       as JSON ({@code BIGQUERY_ROW_JSON}), and the message's metadata is read back from the row's
+ *       metadata columns when they are enabled ({@link RejectedRowMetadata}). Nothing is spent on
+ *       the hot path for a failure that a schema derived from the IDL makes rare.
  *   <li>on: the "row" BigQueryIO hands back is the {@link FailsafeRow} built from the element, so
- *       the dead letter gets the original Thrift bytes ({@code THRIFT}) and the message id, publish
- *       time and attributes, whatever metadata columns are enabled. The cost is paid for every
- *       element (see {@code Format#writeKeepingPayload}).
+ *       the dead letter gets the original Thrift bytes ({@code THRIFT}) and the message's metadata
+ *       record, decoded from the row, whatever metadata columns are enabled. The cost is paid for
+ *       every element (see {@code Format#writeKeepingPayload}).
  * </ul>
  */
 final class FailedRows {
@@ -221,28 +212,15 @@ final class FailedRows {
     }
 
     DeadLetter apply(@Nullable TableRow row, String error) {
-      DeadLetter kept = payloadKept ? FailsafeRow.deadLetter(row, error) : null;
+      FailsafeRow.Kept kept = payloadKept ? FailsafeRow.read(row) : null;
       if (kept != null) {
-        return kept;
+        return DeadLetter.ofEvent(Stage.WRITE, kept.payload(), kept.metadata(), error);
       }
-      // Without the flag; or, with it, a row Beam could not pair with its fail-safe row.
+      // Without the flag; or, with it, a row Beam could not pair with its fail-safe row: the
+      // rejected event row is all there is, so its metadata columns are read back.
       TableRow safeRow = row == null ? new TableRow() : row;
-      MetadataColumn time =
-          metadataColumns.has(MetadataColumn.KAFKA_TIMESTAMP)
-              ? MetadataColumn.KAFKA_TIMESTAMP
-              : MetadataColumn.PUBLISH_TIME;
-      MetadataColumn entries =
-          metadataColumns.has(MetadataColumn.KAFKA_HEADERS)
-              ? MetadataColumn.KAFKA_HEADERS
-              : MetadataColumn.ATTRIBUTES;
       return DeadLetter.ofRejectedRow(
-          toJson(safeRow),
-          error,
-          EventMetadata.of(
-              metadataColumns.messageId() ? messageId(safeRow) : null,
-              metadataColumns.has(time) ? timestamp(safeRow, time) : null,
-              metadataColumns.has(entries) ? entries(safeRow, entries) : Map.of(),
-              kafkaOrigin(safeRow, metadataColumns)));
+          toJson(safeRow), error, RejectedRowMetadata.read(safeRow, metadataColumns));
     }
   }
 
@@ -268,131 +246,5 @@ final class FailedRows {
       text.append(';');
     }
     return text.substring(0, text.length() - 1);
-  }
-
-  static @Nullable String messageId(TableRow row) {
-    Object value = row.get(MetadataColumns.MESSAGE_ID);
-    return value == null ? null : value.toString();
-  }
-
-  /**
-   * The Kafka record a rejected row came from, when its metadata columns name it (topic, partition
-   * and offset all present); null otherwise.
-   */
-  static @Nullable KafkaOrigin kafkaOrigin(TableRow row, MetadataColumns metadataColumns) {
-    if (!metadataColumns.has(MetadataColumn.KAFKA_TOPIC)
-        || !metadataColumns.has(MetadataColumn.KAFKA_PARTITION)
-        || !metadataColumns.has(MetadataColumn.KAFKA_OFFSET)) {
-      return null;
-    }
-    Object topic = row.get(MetadataColumn.KAFKA_TOPIC.columnName());
-    Object partition = row.get(MetadataColumn.KAFKA_PARTITION.columnName());
-    Object offset = row.get(MetadataColumn.KAFKA_OFFSET.columnName());
-    if (topic == null || partition == null || offset == null) {
-      return null;
-    }
-    try {
-      return new KafkaOrigin(
-          topic.toString(),
-          Integer.parseInt(partition.toString()),
-          Long.parseLong(offset.toString()),
-          metadataColumns.has(MetadataColumn.KAFKA_KEY)
-              ? bytes(row.get(MetadataColumn.KAFKA_KEY.columnName()))
-              : null);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-  }
-
-  /** Reads back a BYTES value in any representation a TableRow may carry it in. */
-  private static byte @Nullable [] bytes(@Nullable Object value) {
-    if (value == null) {
-      return null;
-    }
-    if (value instanceof byte[] bytes) {
-      return bytes;
-    }
-    if (value instanceof java.nio.ByteBuffer buffer) {
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.duplicate().get(bytes);
-      return bytes;
-    }
-    if (value instanceof com.google.protobuf.ByteString byteString) {
-      return byteString.toByteArray();
-    }
-    return java.util.Base64.getDecoder().decode(value.toString());
-  }
-
-  /** Reads back a TIMESTAMP in any representation a TableRow may carry it in. */
-  static @Nullable Instant timestamp(TableRow row, MetadataColumn column) {
-    Object value = row.get(column.columnName());
-    if (value == null) {
-      return null;
-    }
-    Instant packed = packedDatetime(value);
-    if (packed != null) {
-      return packed;
-    }
-    if (value instanceof org.joda.time.ReadableInstant instant) {
-      return new Instant(instant.getMillis());
-    }
-    if (value instanceof java.time.Instant instant) {
-      return new Instant(instant.toEpochMilli());
-    }
-    if (value instanceof Long || value instanceof Integer) {
-      // Beam's TableRow-to-proto conversion reads integers as epoch microseconds.
-      return new Instant(((Number) value).longValue() / 1000);
-    }
-    if (value instanceof Number number) {
-      // BigQuery's JSON reads a floating-point TIMESTAMP as epoch seconds.
-      return new Instant(Math.round(number.doubleValue() * 1000));
-    }
-    try {
-      return new Instant(Timestamps.parse(value.toString()).toEpochMilli());
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Beam writes a Beam-schema DATETIME (our TIMESTAMP columns in the Row format) as epoch micros,
-   * but renders a failed row's value as if it were a packed civil DATETIME, which reads as a date
-   * in the first century. Re-packing that text gives back the micros. A real publish time is never
-   * before the year 1000, so the check cannot misread a correctly rendered value.
-   */
-  private static @Nullable Instant packedDatetime(Object value) {
-    if (!(value instanceof String text) || text.isEmpty() || !Character.isDigit(text.charAt(0))) {
-      return null;
-    }
-    LocalDateTime civil;
-    try {
-      civil = LocalDateTime.parse(text.trim().replace(' ', 'T'));
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-    if (civil.getYear() >= 1000) {
-      return null;
-    }
-    long micros = CivilTimeEncoder.encodePacked64DatetimeMicros(civil);
-    return new Instant(micros / 1000);
-  }
-
-  /** Reads back a key/value column (attributes or headers) as a map. */
-  static Map<String, String> entries(TableRow row, MetadataColumn column) {
-    Object value = row.get(column.columnName());
-    if (!(value instanceof List<?> entries)) {
-      return Map.of();
-    }
-    Map<String, String> attributes = new HashMap<>();
-    for (Object entry : entries) {
-      if (entry instanceof Map<?, ?> map) {
-        Object key = map.get(MetadataColumns.ATTRIBUTE_KEY);
-        Object attributeValue = map.get(MetadataColumns.ATTRIBUTE_VALUE);
-        if (key != null) {
-          attributes.put(key.toString(), attributeValue == null ? "" : attributeValue.toString());
-        }
-      }
-    }
-    return attributes;
   }
 }

@@ -11,6 +11,7 @@ import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.format.RowWithPayload;
 import io.thriftbq.ingest.origin.EventMetadata;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -109,6 +110,40 @@ public class FailedRowsTest {
     // The table is stamped once, where the pipeline gathers its dead letters.
     assertEquals("", letter.eventTable());
     assertEquals("p:d.t", letter.withEventTable("p:d.t").eventTable());
+  }
+
+  @Test
+  public void keptKafkaRecordComesBackWithItsWholeMetadataRecord() throws Exception {
+    EventMetadata metadata =
+        new EventMetadata(
+            null,
+            PUBLISHED.getMillis(),
+            Map.of("h", "v"),
+            new KafkaOrigin("events", 3, 1234567890123L, new byte[] {7, 0, -7}));
+    TableRow failsafe =
+        FailsafeRow.<TableRow>function()
+            .apply(new RowWithPayload<>(new TableRow(), new byte[] {5}, metadata));
+    TableRow shipped =
+        CoderUtils.decodeFromByteArray(
+            TableRowJsonCoder.of(), CoderUtils.encodeToByteArray(TableRowJsonCoder.of(), failsafe));
+    // No metadata column is enabled: the record comes from the fail-safe row alone.
+    DeadLetter letter =
+        new FailedRows.ToDeadLetter(MetadataColumns.NONE, true).apply(shipped, "rejected");
+    assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+    assertEquals(metadata, letter.metadata());
+  }
+
+  @Test
+  public void failsafeRowWithUnreadableMetadataIsDeadLetteredAsJson() {
+    TableRow failsafe =
+        FailsafeRow.<TableRow>function()
+            .apply(new RowWithPayload<>(new TableRow(), new byte[] {9}, EventMetadata.EMPTY));
+    TableRow truncated = failsafe.clone();
+    truncated.set(FailsafeRow.METADATA, "AAE=");
+    for (TableRow row : List.of(truncated, failsafe.clone().set(FailsafeRow.METADATA, 12))) {
+      DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.NONE, true).apply(row, "e");
+      assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
+    }
   }
 
   @Test
