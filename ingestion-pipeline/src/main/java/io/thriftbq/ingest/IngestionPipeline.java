@@ -2,9 +2,6 @@ package io.thriftbq.ingest;
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.GatherDeadLetters;
-import io.thriftbq.ingest.decode.DecodeEvents;
-import io.thriftbq.ingest.decode.DecodeResult;
-import io.thriftbq.ingest.decode.DecodeTarget;
 import io.thriftbq.ingest.format.EventSink;
 import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.options.Source;
@@ -15,6 +12,9 @@ import io.thriftbq.ingest.read.EventMessageCoder;
 import io.thriftbq.ingest.read.PubsubEventSource;
 import io.thriftbq.ingest.read.UnpackMessages;
 import io.thriftbq.ingest.read.UnpackResult;
+import io.thriftbq.ingest.torows.MessagesToRows;
+import io.thriftbq.ingest.torows.RowTarget;
+import io.thriftbq.ingest.torows.RowsAndDeadLetters;
 import io.thriftbq.ingest.write.WriteDeadLetters;
 import io.thriftbq.ingest.write.WriteEvents;
 import io.thriftbq.ingest.write.WriteEventsToTables;
@@ -194,15 +194,14 @@ public final class IngestionPipeline {
    */
   private static <R, E> PCollectionList<DeadLetter> decodeAndWrite(
       PCollection<EventMessage> events, IngestionPlan plan, EventSink<R, E> sink) {
-    List<DecodeTarget> targets = new ArrayList<>();
+    List<RowTarget> targets = new ArrayList<>();
     for (TypePlan type : plan.types()) {
-      targets.add(
-          new DecodeTarget(type.name(), type.table(), type.decoding(), type.write().change()));
+      targets.add(new RowTarget(type.name(), type.table(), type.decoding(), type.write().change()));
     }
-    DecodeResult<E> decoded =
+    RowsAndDeadLetters<E> decoded =
         events.apply(
             "Decode",
-            DecodeEvents.routing(sink, plan.router(), targets)
+            MessagesToRows.routing(sink, plan.router(), targets)
                 .withUdfClassName(plan.udfClassName())
                 .withEventTimeAttribute(plan.eventTimeAttribute()));
     PCollectionList<DeadLetter> deadLetters = PCollectionList.of(decoded.deadLetters());

@@ -11,7 +11,7 @@ import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.PayloadEncoding;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.IngestionOptions;
@@ -170,18 +170,18 @@ public class BadInputTest {
       assertEquals(Integer.toString(sequence), letter.attributes().get("event_id"));
       switch (letter.stage()) {
         case DECODE -> {
-          assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+          assertEquals(PayloadEncoding.THRIFT, letter.payloadEncoding());
           assertArrayEquals("raw bytes kept", bad.get(sequence), letter.payload());
           assertThat(letter.errorMessage(), containsString("Exception"));
         }
         case UNPACK -> {
-          assertEquals(PayloadFormat.ENVELOPE, letter.payloadFormat());
+          assertEquals(PayloadEncoding.ENVELOPE, letter.payloadEncoding());
           assertArrayEquals(corrupt, letter.payload());
           assertThat(letter.errorMessage(), startsWith("io.thriftbq.codec.EnvelopeException"));
         }
         case WRITE -> {
           assertEquals(REJECTED, sequence);
-          assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
+          assertEquals(PayloadEncoding.BIGQUERY_ROW_JSON, letter.payloadEncoding());
           String json = new String(letter.payload(), StandardCharsets.UTF_8);
           assertThat(json, containsString(rejectedId));
         }

@@ -11,7 +11,7 @@ import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.EventEnvelope;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.PayloadEncoding;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.IngestionOptions;
@@ -131,7 +131,7 @@ public class KeepPayloadForWriteFailuresTest {
     for (TableRow row : fake.deadLetterRows()) {
       if (Stage.WRITE.name().equals(row.get(DeadLetterSchema.STAGE))) {
         writeRows++;
-        assertEquals(PayloadFormat.THRIFT.name(), row.get(DeadLetterSchema.PAYLOAD_FORMAT));
+        assertEquals(PayloadEncoding.THRIFT.name(), row.get(DeadLetterSchema.PAYLOAD_FORMAT));
         String messageId = (String) row.get(DeadLetterSchema.MESSAGE_ID);
         int sequence = messageId.equals(TestData.messageId(REJECTED)) ? REJECTED : REJECTED_MEMBER;
         assertArrayEquals(
@@ -203,7 +203,7 @@ public class KeepPayloadForWriteFailuresTest {
       }
       String where = letter.toString();
       writeIds.add(letter.messageId());
-      assertEquals(where, PayloadFormat.THRIFT, letter.payloadFormat());
+      assertEquals(where, PayloadEncoding.THRIFT, letter.payloadEncoding());
       assertThat(where, letter.errorMessage(), containsString("BigQuery"));
       if (TestData.messageId(REJECTED).equals(letter.messageId())) {
         assertArrayEquals(where, TestData.bytes(REJECTED), letter.payload());

@@ -132,7 +132,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
 
   DirectProtoWriter(
       ThriftStruct struct,
-      ProtoMessageFormat.Shape shape,
+      ProtoMessageAssembler.Shape shape,
       DecodingRules rules,
       ThriftProtocol protocol,
       MetadataColumns metadata,
@@ -167,7 +167,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   // ---------------------------------------------------------------------------------------------
   // Plans
 
-  private static @Nullable StructPlan plan(ThriftStruct struct, ProtoMessageFormat.Shape shape) {
+  private static @Nullable StructPlan plan(ThriftStruct struct, ProtoMessageAssembler.Shape shape) {
     java.util.List<ThriftField> fields = struct.fields();
     if (fields.isEmpty() || fields.size() > 64 || shape == null) {
       return null;
@@ -202,7 +202,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
   }
 
   private static @Nullable ValuePlan valuePlan(
-      ThriftType type, ProtoMessageFormat.@Nullable Shape child) {
+      ThriftType type, ProtoMessageAssembler.@Nullable Shape child) {
     if (type instanceof ThriftType.Primitive primitive) {
       return switch (primitive.kind()) {
         case BOOL -> new ValuePlan(BOOL, TType.BOOL);

@@ -15,17 +15,17 @@ public final class EventConverters {
 
   public static EventConverter<TableRow> tableRows(ConverterConfig config) {
     EventSchemas schemas = config.schemas();
-    return new ThriftRowConverter<>(config, schemas, new TableRowFormat(schemas.tableSchema()));
+    return new ThriftRowConverter<>(config, schemas, new TableRowAssembler(schemas.tableSchema()));
   }
 
   public static EventConverter<Row> beamRows(ConverterConfig config) {
     EventSchemas schemas = config.schemas();
-    return new ThriftRowConverter<>(config, schemas, new BeamRowFormat(schemas.beamSchema()));
+    return new ThriftRowConverter<>(config, schemas, new BeamRowAssembler(schemas.beamSchema()));
   }
 
   public static EventConverter<GenericRecord> genericRecords(ConverterConfig config) {
     EventSchemas schemas = config.schemas();
-    return new ThriftRowConverter<>(config, schemas, new AvroRecordFormat(schemas.avroSchema()));
+    return new ThriftRowConverter<>(config, schemas, new AvroRecordAssembler(schemas.avroSchema()));
   }
 
   /**
@@ -46,6 +46,6 @@ public final class EventConverters {
     return new ThriftRowConverter<>(
         config,
         schemas,
-        new ProtoMessageFormat(schemas.tableSchema(), schemas.rowDescriptor(), suffix));
+        new ProtoMessageAssembler(schemas.tableSchema(), schemas.rowDescriptor(), suffix));
   }
 }

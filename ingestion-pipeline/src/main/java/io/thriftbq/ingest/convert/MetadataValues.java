@@ -15,21 +15,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * The columns and their shapes are resolved once, when the converter is built.
  */
 final class MetadataValues<S> {
-  private final RowFormat<?, S> format;
+  private final RowAssembler<?, S> assembler;
   private final MetadataColumn[] columns;
   private final int firstColumn;
 
   /** Per column: the entry shape of a KEY_VALUES column, else null. */
   private final Object[] entryShapes;
 
-  MetadataValues(RowFormat<?, S> format, MetadataColumns metadataColumns, int firstColumn) {
-    this.format = format;
+  MetadataValues(RowAssembler<?, S> assembler, MetadataColumns metadataColumns, int firstColumn) {
+    this.assembler = assembler;
     this.columns = metadataColumns.inOrder().toArray(new MetadataColumn[0]);
     this.firstColumn = firstColumn;
     this.entryShapes = new Object[columns.length];
     for (int i = 0; i < columns.length; i++) {
       if (columns[i].kind() == MetadataColumn.Kind.KEY_VALUES) {
-        entryShapes[i] = format.childShape(format.rootShape(), firstColumn + i);
+        entryShapes[i] = assembler.childShape(assembler.rootShape(), firstColumn + i);
       }
     }
   }
@@ -63,16 +63,16 @@ final class MetadataValues<S> {
             case MESSAGE_ID -> metadata.messageId();
             case PUBLISH_TIME, KAFKA_TIMESTAMP ->
                 metadata.hasPublishTime()
-                    ? format.timestampMillis(metadata.publishTimeMillis())
+                    ? assembler.timestampMillis(metadata.publishTimeMillis())
                     : null;
             case ATTRIBUTES, KAFKA_HEADERS -> entries(i, metadata.attributes());
             case KAFKA_TOPIC -> kafka == null ? null : kafka.topic();
             case KAFKA_PARTITION -> kafka == null ? null : (Object) (long) kafka.partition();
             case KAFKA_OFFSET -> kafka == null ? null : (Object) kafka.offset();
             case KAFKA_KEY ->
-                kafka == null || kafka.key() == null ? null : format.bytes(kafka.key());
+                kafka == null || kafka.key() == null ? null : assembler.bytes(kafka.key());
             case UNKNOWN_FIELDS ->
-                unknownFieldsPayload == null ? null : format.bytes(unknownFieldsPayload);
+                unknownFieldsPayload == null ? null : assembler.bytes(unknownFieldsPayload);
           };
     }
     return values;
@@ -81,7 +81,7 @@ final class MetadataValues<S> {
   @SuppressWarnings("unchecked")
   private Object entries(int column, Map<String, String> entries) {
     if (entries.isEmpty()) {
-      return format.emptyRepeated();
+      return assembler.emptyRepeated();
     }
     // Sorted so that the same message always gives the same row.
     String[] keys = entries.keySet().toArray(new String[0]);
@@ -89,7 +89,7 @@ final class MetadataValues<S> {
     List<Object> records = new ArrayList<>(keys.length);
     S shape = (S) entryShapes[column];
     for (String key : keys) {
-      records.add(format.record(shape, new Object[] {key, entries.get(key)}));
+      records.add(assembler.record(shape, new Object[] {key, entries.get(key)}));
     }
     return records;
   }

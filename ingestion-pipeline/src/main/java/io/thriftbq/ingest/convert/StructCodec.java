@@ -40,7 +40,7 @@ final class StructCodec<S> implements ValueCodec {
 
   private final ThriftStruct struct;
   private final DecodingRules rules;
-  private final RowFormat<?, S> format;
+  private final RowAssembler<?, S> assembler;
   private final S shape;
   private final int columnCount;
   private final int minFieldId;
@@ -120,10 +120,14 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   StructCodec(
-      ThriftStruct struct, RowFormat<?, S> format, S shape, int extraColumns, DecodingRules rules) {
+      ThriftStruct struct,
+      RowAssembler<?, S> assembler,
+      S shape,
+      int extraColumns,
+      DecodingRules rules) {
     this.struct = struct;
     this.rules = rules;
-    this.format = format;
+    this.assembler = assembler;
     this.shape = shape;
     List<ThriftField> fields = struct.fields();
     this.columnCount = fields.size() + extraColumns;
@@ -133,7 +137,7 @@ final class StructCodec<S> implements ValueCodec {
     List<Integer> required = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       ThriftField field = fields.get(i);
-      ValueCodec codec = columnCodec(field.type(), format, shape, i, rules);
+      ValueCodec codec = columnCodec(field.type(), assembler, shape, i, rules);
       slots[i] =
           new FieldSlot(
               i,
@@ -167,7 +171,7 @@ final class StructCodec<S> implements ValueCodec {
       Object[] values = new Object[columnCount];
       for (FieldSlot slot : slots) {
         if (ColumnShape.isRepeated(slot.field().type())) {
-          values[slot.index()] = format.emptyRepeated();
+          values[slot.index()] = assembler.emptyRepeated();
         }
       }
       TBase<?, ?> empty = struct.hasJavaClass() ? struct.newInstance() : null;
@@ -206,7 +210,7 @@ final class StructCodec<S> implements ValueCodec {
 
   @Override
   public Object read(TProtocol in) throws TException, ThriftDecodeException {
-    return format.record(shape, readValues(in));
+    return assembler.record(shape, readValues(in));
   }
 
   /** Reads the struct's columns into a fresh array with room for the extra (metadata) columns. */
@@ -257,7 +261,7 @@ final class StructCodec<S> implements ValueCodec {
 
   @Override
   public Object convert(Object value) {
-    return format.record(shape, convertValues((TBase<?, ?>) value));
+    return assembler.record(shape, convertValues((TBase<?, ?>) value));
   }
 
   /** Converts a generated object's fields into a fresh array (with room for extra columns). */
@@ -275,7 +279,7 @@ final class StructCodec<S> implements ValueCodec {
         Object fieldValue = getFieldValue(event, slot.fieldEnum());
         values[slot.index()] = fieldValue == null ? null : slot.codec().convert(fieldValue);
       } else if (ColumnShape.isRepeated(slot.field().type())) {
-        values[slot.index()] = format.emptyRepeated();
+        values[slot.index()] = assembler.emptyRepeated();
       }
     }
     for (int index : requiredSlots) {
@@ -306,35 +310,39 @@ final class StructCodec<S> implements ValueCodec {
 
   /** The codec of column {@code index} of the record {@code parentShape}. */
   static <S> ValueCodec columnCodec(
-      ThriftType type, RowFormat<?, S> format, S parentShape, int index, DecodingRules rules) {
+      ThriftType type,
+      RowAssembler<?, S> assembler,
+      S parentShape,
+      int index,
+      DecodingRules rules) {
     if (type instanceof ThriftType.MapOf map) {
-      return new MapCodec<>(map, format, format.childShape(parentShape, index), rules);
+      return new MapCodec<>(map, assembler, assembler.childShape(parentShape, index), rules);
     }
     if (ThriftType.isRepeated(type)) {
       ThriftType element = ThriftType.elementOf(type);
       boolean set = type instanceof ThriftType.SetOf;
       if (ColumnShape.needsWrapper(element)) {
-        S wrapperShape = format.childShape(parentShape, index);
+        S wrapperShape = assembler.childShape(parentShape, index);
         // Each element is a record: {"value":element},
         return new ListCodec<>(
             set,
-            columnCodec(element, format, wrapperShape, 0, rules),
-            format,
+            columnCodec(element, assembler, wrapperShape, 0, rules),
+            assembler,
             wrapperShape,
             rules,
             DecodingRules.listElementCost(element));
       }
       return new ListCodec<>(
           set,
-          columnCodec(element, format, parentShape, index, rules),
-          format,
+          columnCodec(element, assembler, parentShape, index, rules),
+          assembler,
           null,
           rules,
           DecodingRules.listElementCost(element));
     }
     if (type instanceof ThriftType.StructRef ref) {
       return new StructCodec<>(
-          ref.struct(), format, format.childShape(parentShape, index), 0, rules);
+          ref.struct(), assembler, assembler.childShape(parentShape, index), 0, rules);
     }
     if (type instanceof ThriftType.EnumRef ref) {
       return new EnumCodec(ref.enumType(), rules);
@@ -347,8 +355,8 @@ final class StructCodec<S> implements ValueCodec {
       case I32 -> new IntCodec();
       case I64 -> new LongCodec();
       case DOUBLE -> new DoubleCodec();
-      case STRING -> format.stringsAsUtf8() ? new Utf8Codec(rules) : new StringCodec(rules);
-      case BINARY -> new BinaryCodec(format, rules);
+      case STRING -> assembler.stringsAsUtf8() ? new Utf8Codec(rules) : new StringCodec(rules);
+      case BINARY -> new BinaryCodec(assembler, rules);
     };
   }
 
@@ -539,11 +547,11 @@ final class StructCodec<S> implements ValueCodec {
   }
 
   private static final class BinaryCodec implements ValueCodec {
-    private final RowFormat<?, ?> format;
+    private final RowAssembler<?, ?> assembler;
     private final DecodingRules rules;
 
-    BinaryCodec(RowFormat<?, ?> format, DecodingRules rules) {
-      this.format = format;
+    BinaryCodec(RowAssembler<?, ?> assembler, DecodingRules rules) {
+      this.assembler = assembler;
       this.rules = rules;
     }
 
@@ -551,18 +559,18 @@ final class StructCodec<S> implements ValueCodec {
     public Object read(TProtocol in) throws TException, ThriftDecodeException {
       java.nio.ByteBuffer buffer = in.readBinary();
       rules.checkBinary(buffer.remaining());
-      return format.bytes(copy(buffer));
+      return assembler.bytes(copy(buffer));
     }
 
     @Override
     public Object convert(Object value) {
       if (value instanceof byte[] bytes) {
-        return format.bytes(bytes.clone());
+        return assembler.bytes(bytes.clone());
       }
       java.nio.ByteBuffer buffer = ((java.nio.ByteBuffer) value).duplicate();
       byte[] bytes = new byte[buffer.remaining()];
       buffer.get(bytes);
-      return format.bytes(bytes);
+      return assembler.bytes(bytes);
     }
 
     @Override
@@ -601,7 +609,7 @@ final class StructCodec<S> implements ValueCodec {
     private final boolean set;
     private final ValueCodec element;
     private final int elementScalar;
-    private final RowFormat<?, S> format;
+    private final RowAssembler<?, S> assembler;
     private final S wrapperShape;
     private final DecodingRules rules;
     private final int elementCost;
@@ -609,7 +617,7 @@ final class StructCodec<S> implements ValueCodec {
     ListCodec(
         boolean set,
         ValueCodec element,
-        RowFormat<?, S> format,
+        RowAssembler<?, S> assembler,
         S wrapperShape,
         DecodingRules rules,
         int elementCost) {
@@ -618,7 +626,7 @@ final class StructCodec<S> implements ValueCodec {
       this.rules = rules;
       this.element = element;
       this.elementScalar = scalarKind(element);
-      this.format = format;
+      this.assembler = assembler;
       this.wrapperShape = wrapperShape;
     }
 
@@ -666,7 +674,7 @@ final class StructCodec<S> implements ValueCodec {
     }
 
     private Object wrap(Object value) {
-      return wrapperShape == null ? value : format.record(wrapperShape, new Object[] {value});
+      return wrapperShape == null ? value : assembler.record(wrapperShape, new Object[] {value});
     }
 
     @Override
@@ -681,18 +689,19 @@ final class StructCodec<S> implements ValueCodec {
     private final ValueCodec value;
     private final int keyScalar;
     private final int valueScalar;
-    private final RowFormat<?, S> format;
+    private final RowAssembler<?, S> assembler;
     private final S entryShape;
     private final DecodingRules rules;
     private final int entryCost;
 
-    MapCodec(ThriftType.MapOf type, RowFormat<?, S> format, S entryShape, DecodingRules rules) {
+    MapCodec(
+        ThriftType.MapOf type, RowAssembler<?, S> assembler, S entryShape, DecodingRules rules) {
       this.entryCost = DecodingRules.mapEntryCost(type.key(), type.value());
-      this.format = format;
+      this.assembler = assembler;
       this.entryShape = entryShape;
       this.rules = rules;
-      this.key = columnCodec(type.key(), format, entryShape, 0, rules);
-      this.value = columnCodec(type.value(), format, entryShape, 1, rules);
+      this.key = columnCodec(type.key(), assembler, entryShape, 0, rules);
+      this.value = columnCodec(type.value(), assembler, entryShape, 1, rules);
       this.keyScalar = scalarKind(key);
       this.valueScalar = scalarKind(value);
     }
@@ -711,7 +720,7 @@ final class StructCodec<S> implements ValueCodec {
       for (int i = 0; i < header.size; i++) {
         Object k = readValue(key, keyScalar, in, rules);
         Object v = readValue(value, valueScalar, in, rules);
-        entries.add(format.record(entryShape, new Object[] {k, v}));
+        entries.add(assembler.record(entryShape, new Object[] {k, v}));
       }
       in.readMapEnd();
       return entries;
@@ -727,7 +736,7 @@ final class StructCodec<S> implements ValueCodec {
               "A map holds a null key or value, which Thrift cannot encode");
         }
         values.add(
-            format.record(
+            assembler.record(
                 entryShape,
                 new Object[] {key.convert(entry.getKey()), value.convert(entry.getValue())}));
       }

@@ -26,7 +26,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private final ThriftStruct struct;
-  private final RowFormat<R, S> format;
+  private final RowAssembler<R, S> assembler;
   private final StructCodec<S> root;
   private final DecodingRules rules;
   private final ConverterConfig config;
@@ -53,9 +53,9 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
   private byte @Nullable [] pendingUnknownFields;
   private final String protocolName;
 
-  ThriftRowConverter(ConverterConfig config, EventSchemas schemas, RowFormat<R, S> format) {
+  ThriftRowConverter(ConverterConfig config, EventSchemas schemas, RowAssembler<R, S> assembler) {
     this.struct = schemas.struct();
-    this.format = format;
+    this.assembler = assembler;
     this.metadataColumns = config.metadataColumns();
     this.config = config;
     this.rules =
@@ -66,8 +66,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
             config.unknownEnumValues(),
             config.invalidUtf8());
     this.root =
-        new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), rules);
-    this.metadataValues = new MetadataValues<>(format, metadataColumns, struct.fields().size());
+        new StructCodec<>(struct, assembler, assembler.rootShape(), metadataColumns.count(), rules);
+    this.metadataValues = new MetadataValues<>(assembler, metadataColumns, struct.fields().size());
     try {
       // The message-size limit makes the protocol refuse any declared length larger than what is
       // left of the payload, before it allocates.
@@ -82,7 +82,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     this.validate = struct.hasJavaClass() ? validateMethod(struct) : null;
     this.constructor = struct.hasJavaClass() ? constructorOf(struct) : null;
     this.protocolName = config.protocol().name();
-    this.direct = format.onePassWriter(struct, rules, config.protocol(), metadataColumns);
+    this.direct = assembler.onePassWriter(struct, rules, config.protocol(), metadataColumns);
   }
 
   @Override
@@ -120,7 +120,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     } catch (TException | RuntimeException e) {
       throw decodeFailure(e);
     }
-    return format.row(withMetadata(values, metadata, unknown));
+    return assembler.row(withMetadata(values, metadata, unknown));
   }
 
   /**
@@ -211,7 +211,8 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
             config.invalidUtf8());
     objectProtocol = new JdkUtf8Strings(protocol);
     objectCheck =
-        new StructCodec<>(struct, format, format.rootShape(), metadataColumns.count(), objectRules);
+        new StructCodec<>(
+            struct, assembler, assembler.rootShape(), metadataColumns.count(), objectRules);
     objectReader = new CheckingProtocol(struct, objectRules, transport);
     objectMetadataBytes = metadataBytes(EventMetadata.EMPTY, null);
   }
@@ -340,7 +341,7 @@ final class ThriftRowConverter<R, S> implements EventConverter<R> {
     // The row of a user function's result keeps the bytes of the event it was decoded from.
     byte[] unknown = pendingUnknownFields;
     pendingUnknownFields = null;
-    return format.row(withMetadata(root.convertValues(event), metadata, unknown));
+    return assembler.row(withMetadata(root.convertValues(event), metadata, unknown));
   }
 
   private void reset(byte[] payload) throws ThriftDecodeException, TTransportException {

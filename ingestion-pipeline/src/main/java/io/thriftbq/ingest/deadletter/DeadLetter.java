@@ -16,7 +16,7 @@ import org.joda.time.Instant;
  * metadata of the message (Pub/Sub or Kafka) it came in.
  *
  * @param payload the raw bytes: a Thrift event, a whole envelope, or a rejected row as JSON
- * @param payloadFormat how to read {@code payload}
+ * @param payloadEncoding how to read {@code payload}
  * @param stage where it failed
  * @param errorMessage the error, starting with the exception class
  * @param metadata the metadata of the message it came in: message id (for an envelope member, the
@@ -30,7 +30,7 @@ import org.joda.time.Instant;
 @DefaultCoder(DeadLetterCoder.class)
 public record DeadLetter(
     byte[] payload,
-    PayloadFormat payloadFormat,
+    PayloadEncoding payloadEncoding,
     Stage stage,
     String errorMessage,
     EventMetadata metadata,
@@ -43,7 +43,7 @@ public record DeadLetter(
 
   public DeadLetter {
     Objects.requireNonNull(payload, "payload");
-    Objects.requireNonNull(payloadFormat, "payloadFormat");
+    Objects.requireNonNull(payloadEncoding, "payloadEncoding");
     Objects.requireNonNull(stage, "stage");
     Objects.requireNonNull(failedAt, "failedAt");
     errorMessage = errorMessage == null ? "" : errorMessage;
@@ -54,7 +54,7 @@ public record DeadLetter(
 
   /** An envelope (stage UNPACK) that could not be unpacked: the whole message body is kept. */
   public static DeadLetter ofEnvelope(byte[] payload, EventMetadata metadata, Throwable error) {
-    return failedNow(payload, PayloadFormat.ENVELOPE, Stage.UNPACK, describe(error), metadata);
+    return failedNow(payload, PayloadEncoding.ENVELOPE, Stage.UNPACK, describe(error), metadata);
   }
 
   /**
@@ -63,13 +63,14 @@ public record DeadLetter(
    */
   public static DeadLetter ofEvent(
       Stage stage, byte[] payload, EventMetadata metadata, String errorMessage) {
-    return failedNow(payload, PayloadFormat.THRIFT, stage, errorMessage, metadata);
+    return failedNow(payload, PayloadEncoding.THRIFT, stage, errorMessage, metadata);
   }
 
   /** A row BigQuery rejected (stage WRITE), kept as the row's JSON. */
   public static DeadLetter ofRejectedRow(
       byte[] rowJson, String errorMessage, EventMetadata metadata) {
-    return failedNow(rowJson, PayloadFormat.BIGQUERY_ROW_JSON, Stage.WRITE, errorMessage, metadata);
+    return failedNow(
+        rowJson, PayloadEncoding.BIGQUERY_ROW_JSON, Stage.WRITE, errorMessage, metadata);
   }
 
   /**
@@ -84,12 +85,12 @@ public record DeadLetter(
   // known (the pipeline stamps them where it knows them, see withEvent).
   private static DeadLetter failedNow(
       byte[] payload,
-      PayloadFormat payloadFormat,
+      PayloadEncoding payloadEncoding,
       Stage stage,
       String errorMessage,
       EventMetadata metadata) {
     return new DeadLetter(
-        payload, payloadFormat, stage, errorMessage, metadata, Instant.now(), "", "");
+        payload, payloadEncoding, stage, errorMessage, metadata, Instant.now(), "", "");
   }
 
   /**
@@ -99,7 +100,7 @@ public record DeadLetter(
    */
   public DeadLetter withEvent(String table, String struct) {
     return new DeadLetter(
-        payload, payloadFormat, stage, errorMessage, metadata, failedAt, table, struct);
+        payload, payloadEncoding, stage, errorMessage, metadata, failedAt, table, struct);
   }
 
   /** This dead letter with the output table it was meant for (its struct unchanged). */
@@ -165,7 +166,7 @@ public record DeadLetter(
       return false;
     }
     return Arrays.equals(payload, that.payload)
-        && payloadFormat == that.payloadFormat
+        && payloadEncoding == that.payloadEncoding
         && stage == that.stage
         && errorMessage.equals(that.errorMessage)
         && metadata.equals(that.metadata)
@@ -178,7 +179,7 @@ public record DeadLetter(
   public int hashCode() {
     return Objects.hash(
         Arrays.hashCode(payload),
-        payloadFormat,
+        payloadEncoding,
         stage,
         errorMessage,
         metadata,
@@ -191,8 +192,8 @@ public record DeadLetter(
   public String toString() {
     return "DeadLetter{stage="
         + stage
-        + ", payloadFormat="
-        + payloadFormat
+        + ", payloadEncoding="
+        + payloadEncoding
         + ", payloadBytes="
         + payload.length
         + ", messageId="

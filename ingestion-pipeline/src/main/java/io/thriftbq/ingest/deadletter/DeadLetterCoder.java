@@ -36,7 +36,7 @@ public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
   public void encode(DeadLetter value, OutputStream out) throws IOException {
     BYTES.encode(value.payload(), out);
     // Names, not ordinals: a running job can be updated with reordered or extended enums.
-    STRING.encode(value.payloadFormat().name(), out);
+    STRING.encode(value.payloadEncoding().name(), out);
     STRING.encode(value.stage().name(), out);
     STRING.encode(value.errorMessage(), out);
     METADATA.encode(value.metadata(), out);
@@ -49,7 +49,7 @@ public final class DeadLetterCoder extends AtomicCoder<DeadLetter> {
   public DeadLetter decode(InputStream in) throws IOException {
     return new DeadLetter(
         BYTES.decode(in),
-        PayloadFormat.valueOf(STRING.decode(in)),
+        PayloadEncoding.valueOf(STRING.decode(in)),
         Stage.valueOf(STRING.decode(in)),
         STRING.decode(in),
         METADATA.decode(in),

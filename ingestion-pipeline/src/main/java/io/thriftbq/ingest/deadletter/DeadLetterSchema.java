@@ -81,7 +81,7 @@ public final class DeadLetterSchema {
   public static TableRow toTableRow(DeadLetter deadLetter) {
     TableRow row = new TableRow();
     row.set(PAYLOAD, Base64.getEncoder().encodeToString(deadLetter.payload()));
-    row.set(PAYLOAD_FORMAT, deadLetter.payloadFormat().columnValue());
+    row.set(PAYLOAD_FORMAT, deadLetter.payloadEncoding().columnValue());
     row.set(STAGE, deadLetter.stage().columnValue());
     row.set(ERROR_MESSAGE, deadLetter.errorMessage());
     if (deadLetter.messageId() != null) {

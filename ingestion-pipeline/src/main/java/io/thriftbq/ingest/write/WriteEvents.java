@@ -36,8 +36,8 @@ import org.joda.time.Duration;
  * {@link EventSink#keepingPayload} sink it carries the Thrift bytes and the message's metadata (see
  * {@link FailedRows}).
  *
- * <p>Input elements carry the event's creation time (see {@code DecodeResult#rows()}); the step
- * just before the sink counts rows and records the end-to-end latency from it.
+ * <p>Input elements carry the event's creation time (see {@code RowsAndDeadLetters#rows()}); the
+ * step just before the sink counts rows and records the end-to-end latency from it.
  *
  * @param <R> the row type
  * @param <E> the element type, see {@link EventSink}

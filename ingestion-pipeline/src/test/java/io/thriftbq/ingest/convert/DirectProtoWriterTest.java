@@ -66,7 +66,7 @@ public class DirectProtoWriterTest {
   private ThriftRowConverter<EncodedRow, ?> converter(ConverterConfig config) {
     EventSchemas schemas = config.schemas();
     return new ThriftRowConverter<>(
-        config, schemas, new ProtoMessageFormat(schemas.tableSchema(), schemas.rowDescriptor()));
+        config, schemas, new ProtoMessageAssembler(schemas.tableSchema(), schemas.rowDescriptor()));
   }
 
   private static String outcome(ThriftRowConverter<EncodedRow, ?> converter, byte[] payload) {

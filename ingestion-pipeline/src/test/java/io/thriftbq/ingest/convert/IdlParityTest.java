@@ -117,6 +117,6 @@ public class IdlParityTest {
         TestConverters.create(config, StorageFormat.BEAM_ROW),
         TestConverters.create(config, StorageFormat.AVRO_GENERIC_RECORD),
         new ThriftRowConverter<>(
-            config, schemas, new ProtoMessageFormat(schemas.tableSchema(), message)));
+            config, schemas, new ProtoMessageAssembler(schemas.tableSchema(), message)));
   }
 }

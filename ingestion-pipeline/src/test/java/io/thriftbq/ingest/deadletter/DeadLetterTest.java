@@ -23,7 +23,7 @@ public class DeadLetterTest {
   private static final DeadLetter FULL =
       new DeadLetter(
           new byte[] {1, 2, 3},
-          PayloadFormat.THRIFT,
+          PayloadEncoding.THRIFT,
           Stage.DECODE,
           "org.apache.thrift.TException: bad",
           EventMetadata.of(
@@ -35,7 +35,7 @@ public class DeadLetterTest {
   private static final DeadLetter SPARSE =
       new DeadLetter(
           new byte[0],
-          PayloadFormat.BIGQUERY_ROW_JSON,
+          PayloadEncoding.BIGQUERY_ROW_JSON,
           Stage.WRITE,
           "x",
           EventMetadata.of(null, null, Map.of(), null),
@@ -49,7 +49,7 @@ public class DeadLetterTest {
   private static DeadLetter withKafka(DeadLetter letter, KafkaOrigin kafka) {
     return new DeadLetter(
         letter.payload(),
-        letter.payloadFormat(),
+        letter.payloadEncoding(),
         letter.stage(),
         letter.errorMessage(),
         EventMetadata.of(letter.messageId(), letter.publishTime(), letter.attributes(), kafka),
@@ -85,7 +85,7 @@ public class DeadLetterTest {
     DeadLetter copy =
         new DeadLetter(
             new byte[] {1, 2, 3},
-            FULL.payloadFormat(),
+            FULL.payloadEncoding(),
             FULL.stage(),
             FULL.errorMessage(),
             EventMetadata.of(FULL.messageId(), FULL.publishTime(), FULL.attributes(), null),
@@ -97,7 +97,7 @@ public class DeadLetterTest {
         FULL,
         new DeadLetter(
             new byte[] {1, 2, 4},
-            FULL.payloadFormat(),
+            FULL.payloadEncoding(),
             FULL.stage(),
             FULL.errorMessage(),
             EventMetadata.of(FULL.messageId(), FULL.publishTime(), FULL.attributes(), null),

@@ -5,7 +5,7 @@ import static org.junit.Assert.assertEquals;
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.IngestionPipeline;
 import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.PayloadEncoding;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.IngestionOptions;
@@ -75,7 +75,7 @@ public class UdfPipelineTest {
             letters -> {
               Map<Stage, List<String>> byStage = new EnumMap<>(Stage.class);
               for (DeadLetter letter : letters) {
-                assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+                assertEquals(PayloadEncoding.THRIFT, letter.payloadEncoding());
                 int index = Integer.parseInt(letter.messageId().substring("msg-".length()));
                 assertEquals(
                     "original bytes",

@@ -6,7 +6,7 @@ import static org.junit.Assert.assertNull;
 
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.deadletter.DeadLetter;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.PayloadEncoding;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.format.FailsafeRow;
 import io.thriftbq.ingest.format.RowWithPayload;
@@ -67,7 +67,7 @@ public class FailedRowsTest {
         new FailedRows.ToDeadLetter(MetadataColumns.ALL, false)
             .apply(row, "BigQueryInsertError: invalid");
     assertEquals(Stage.WRITE, letter.stage());
-    assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
+    assertEquals(PayloadEncoding.BIGQUERY_ROW_JSON, letter.payloadEncoding());
     String json = new String(letter.payload(), StandardCharsets.UTF_8);
     assertEquals(true, json.contains("\"event_id\":\"e-1\""));
     assertEquals("msg-1", letter.messageId());
@@ -101,7 +101,7 @@ public class FailedRowsTest {
         new FailedRows.ToDeadLetter(MetadataColumns.NONE, true)
             .apply(shipped, "BigQueryStorageApiInsertError: bad");
     assertEquals(Stage.WRITE, letter.stage());
-    assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+    assertEquals(PayloadEncoding.THRIFT, letter.payloadEncoding());
     assertArrayEquals(payload, letter.payload());
     assertEquals("msg-7", letter.messageId());
     assertEquals(PUBLISHED, letter.publishTime());
@@ -129,7 +129,7 @@ public class FailedRowsTest {
     // No metadata column is enabled: the record comes from the fail-safe row alone.
     DeadLetter letter =
         new FailedRows.ToDeadLetter(MetadataColumns.NONE, true).apply(shipped, "rejected");
-    assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+    assertEquals(PayloadEncoding.THRIFT, letter.payloadEncoding());
     assertEquals(metadata, letter.metadata());
   }
 
@@ -142,7 +142,7 @@ public class FailedRowsTest {
     truncated.set(FailsafeRow.METADATA, "AAE=");
     for (TableRow row : List.of(truncated, failsafe.clone().set(FailsafeRow.METADATA, 12))) {
       DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.NONE, true).apply(row, "e");
-      assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
+      assertEquals(PayloadEncoding.BIGQUERY_ROW_JSON, letter.payloadEncoding());
     }
   }
 
@@ -152,7 +152,7 @@ public class FailedRowsTest {
         FailsafeRow.<TableRow>function()
             .apply(new RowWithPayload<>(new TableRow(), new byte[] {9}, EventMetadata.EMPTY));
     DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(failsafe, "e");
-    assertEquals(PayloadFormat.THRIFT, letter.payloadFormat());
+    assertEquals(PayloadEncoding.THRIFT, letter.payloadEncoding());
     assertArrayEquals(new byte[] {9}, letter.payload());
     assertNull(letter.messageId());
     assertNull(letter.publishTime());
@@ -165,13 +165,13 @@ public class FailedRowsTest {
     TableRow damaged = new TableRow().set(FailsafeRow.PAYLOAD, "not base64 !");
     for (TableRow row : List.of(eventRow, damaged)) {
       DeadLetter letter = new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(row, "e");
-      assertEquals(PayloadFormat.BIGQUERY_ROW_JSON, letter.payloadFormat());
+      assertEquals(PayloadEncoding.BIGQUERY_ROW_JSON, letter.payloadEncoding());
     }
     assertEquals(
         "m",
         new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(eventRow, "e").messageId());
     assertEquals(
-        PayloadFormat.BIGQUERY_ROW_JSON,
-        new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(null, "e").payloadFormat());
+        PayloadEncoding.BIGQUERY_ROW_JSON,
+        new FailedRows.ToDeadLetter(MetadataColumns.ALL, true).apply(null, "e").payloadEncoding());
   }
 }

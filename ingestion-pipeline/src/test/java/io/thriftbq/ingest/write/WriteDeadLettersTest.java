@@ -5,7 +5,7 @@ import static org.junit.Assert.assertEquals;
 import com.google.api.services.bigquery.model.TableRow;
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import io.thriftbq.ingest.deadletter.DeadLetterCoder;
-import io.thriftbq.ingest.deadletter.PayloadFormat;
+import io.thriftbq.ingest.deadletter.PayloadEncoding;
 import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.ingest.options.WriteMethod;
@@ -50,7 +50,7 @@ public class WriteDeadLettersTest {
   private static DeadLetter letter(String messageId, Stage stage) {
     return new DeadLetter(
         messageId.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        PayloadFormat.THRIFT,
+        PayloadEncoding.THRIFT,
         stage,
         "java.lang.Exception: " + messageId,
         EventMetadata.of(

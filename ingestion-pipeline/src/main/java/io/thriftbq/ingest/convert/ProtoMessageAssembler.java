@@ -21,7 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * TIMESTAMP (microseconds) are Longs, BYTES is a byte[], STRING is a String or, straight from the
  * wire, its valid UTF-8 bytes, REPEATED is a List.
  */
-final class ProtoMessageFormat extends RowFormat<EncodedRow, ProtoMessageFormat.Shape> {
+final class ProtoMessageAssembler extends RowAssembler<EncodedRow, ProtoMessageAssembler.Shape> {
   private static final byte INT64 = 0;
   private static final byte DOUBLE = 1;
   private static final byte BOOL = 2;
@@ -97,11 +97,11 @@ final class ProtoMessageFormat extends RowFormat<EncodedRow, ProtoMessageFormat.
    */
   private final @Nullable RowSuffix suffix;
 
-  ProtoMessageFormat(TableSchema schema, Descriptor descriptor) {
+  ProtoMessageAssembler(TableSchema schema, Descriptor descriptor) {
     this(schema, descriptor, null);
   }
 
-  ProtoMessageFormat(TableSchema schema, Descriptor descriptor, @Nullable RowSuffix suffix) {
+  ProtoMessageAssembler(TableSchema schema, Descriptor descriptor, @Nullable RowSuffix suffix) {
     this.root = new Shape(descriptor, schema.getFields());
     this.suffix = suffix;
   }

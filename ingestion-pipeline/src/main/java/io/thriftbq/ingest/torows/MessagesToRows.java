@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.decode;
+package io.thriftbq.ingest.torows;
 
 import static org.apache.beam.vendor.guava.v32_1_2_jre.com.google.common.base.Preconditions.checkArgument;
 
@@ -25,11 +25,12 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Decodes messages (Pub/Sub or Kafka) holding one serialized Thrift event each into the sink's
- * elements, applying the optional user function; failures go to the dead-letter output with stage
- * DECODE, TRANSFORM or CONVERT and the original bytes. In a many-types job each message is first
- * routed to its type ({@link EventRouter}); one output per type, and a message no type takes is a
- * ROUTE dead letter. Routing and decoding are one step, so the message is looked at once.
+ * Turns messages (Pub/Sub or Kafka) holding one serialized Thrift event each into the sink's
+ * elements: routes each to its type ({@link EventRouter}), has the type's converter ({@code
+ * convert}, where Thrift is decoded) make its row, applying the optional user function and, in
+ * change mode, the type's change rule. Failures go to the dead-letter output with stage ROUTE,
+ * DECODE, TRANSFORM, CONVERT or CHANGE and the original bytes; one output per type. Routing and
+ * conversion are one step, so the message is looked at once.
  *
  * <p>The {@link EventSink} fixes the element type once: the format's rows, or each row with its
  * message for {@code --keepPayloadForWriteFailures}; the write takes the same sink, so both sides
@@ -38,17 +39,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param <R> the row type of the format
  * @param <E> the element type (see {@link EventSink})
  */
-public final class DecodeEvents<R, E>
-    extends PTransform<PCollection<EventMessage>, DecodeResult<E>> {
+public final class MessagesToRows<R, E>
+    extends PTransform<PCollection<EventMessage>, RowsAndDeadLetters<E>> {
   private final EventSink<R, E> sink;
-  private final List<DecodeTarget> targets;
+  private final List<RowTarget> targets;
   private final EventRouter router;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
 
-  private DecodeEvents(
+  private MessagesToRows(
       EventSink<R, E> sink,
-      List<DecodeTarget> targets,
+      List<RowTarget> targets,
       EventRouter router,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute) {
@@ -59,37 +60,40 @@ public final class DecodeEvents<R, E>
     this.eventTimeAttribute = eventTimeAttribute;
   }
 
-  /** Decodes one type with {@code converterConfig} into the elements of {@code sink}. */
-  public static <R, E> DecodeEvents<R, E> into(
+  /**
+   * Turns messages of one type, converted with {@code converterConfig}, into {@code sink}'s
+   * elements.
+   */
+  public static <R, E> MessagesToRows<R, E> into(
       EventSink<R, E> sink, ConverterConfig converterConfig) {
     EventTypes single = EventTypes.single(converterConfig.source());
-    return new DecodeEvents<>(
+    return new MessagesToRows<>(
         sink,
-        List.of(new DecodeTarget(single.types().get(0).name(), "", converterConfig)),
+        List.of(new RowTarget(single.types().get(0).name(), "", converterConfig)),
         EventRouter.of(single, converterConfig.protocol()),
         null,
         null);
   }
 
   /**
-   * Routes with {@code router} and decodes into the elements of {@code sink}, one output per
+   * Routes with {@code router} and converts into the elements of {@code sink}, one output per
    * target, in the router's type order.
    */
-  public static <R, E> DecodeEvents<R, E> routing(
-      EventSink<R, E> sink, EventRouter router, List<DecodeTarget> targets) {
-    return new DecodeEvents<>(sink, targets, router, null, null);
+  public static <R, E> MessagesToRows<R, E> routing(
+      EventSink<R, E> sink, EventRouter router, List<RowTarget> targets) {
+    return new MessagesToRows<>(sink, targets, router, null, null);
   }
 
   /** Applies the {@code EventTransform} class {@code className}; null or empty means none. */
-  public DecodeEvents<R, E> withUdfClassName(@Nullable String className) {
+  public MessagesToRows<R, E> withUdfClassName(@Nullable String className) {
     String udf = className == null || className.isBlank() ? null : className.trim();
-    return new DecodeEvents<>(sink, targets, router, udf, eventTimeAttribute);
+    return new MessagesToRows<>(sink, targets, router, udf, eventTimeAttribute);
   }
 
   /** Attribute holding the event-creation time in epoch milliseconds; null uses publish time. */
-  public DecodeEvents<R, E> withEventTimeAttribute(@Nullable String attribute) {
+  public MessagesToRows<R, E> withEventTimeAttribute(@Nullable String attribute) {
     String name = attribute == null || attribute.isBlank() ? null : attribute;
-    return new DecodeEvents<>(sink, targets, router, udfClassName, name);
+    return new MessagesToRows<>(sink, targets, router, udfClassName, name);
   }
 
   @Override
@@ -101,8 +105,8 @@ public final class DecodeEvents<R, E>
   }
 
   @Override
-  public DecodeResult<E> expand(PCollection<EventMessage> messages) {
-    checkArgument(!targets.isEmpty(), "DecodeEvents needs at least one target");
+  public RowsAndDeadLetters<E> expand(PCollection<EventMessage> messages) {
+    checkArgument(!targets.isEmpty(), "MessagesToRows needs at least one target");
     checkArgument(
         router.routes() || targets.size() == 1,
         "%s targets but a router that does not route",
@@ -120,7 +124,7 @@ public final class DecodeEvents<R, E>
         messages.apply(
             "DecodeThrift",
             ParDo.of(
-                    new DecodeEventsFn<>(
+                    new MessagesToRowsFn<>(
                         sink,
                         targets,
                         router,
@@ -140,7 +144,8 @@ public final class DecodeEvents<R, E>
     }
     PCollection<DeadLetter> deadLetters =
         outputs.get(deadLettersTag).setCoder(DeadLetterCoder.of());
-    return new DecodeResult<>(messages.getPipeline(), rowsTags, rows, deadLettersTag, deadLetters);
+    return new RowsAndDeadLetters<>(
+        messages.getPipeline(), rowsTags, rows, deadLettersTag, deadLetters);
   }
 
   @Override
@@ -153,7 +158,7 @@ public final class DecodeEvents<R, E>
                 "thriftStruct",
                 targets.size() == 1
                     ? first.source().describe()
-                    : String.join(",", targets.stream().map(DecodeTarget::struct).toList())))
+                    : String.join(",", targets.stream().map(RowTarget::struct).toList())))
         .add(DisplayData.item("thriftProtocol", first.protocol().name()))
         .add(DisplayData.item("formatToStore", sink.format().id().name()))
         .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))

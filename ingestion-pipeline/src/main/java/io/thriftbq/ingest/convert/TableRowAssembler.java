@@ -12,7 +12,7 @@ import java.util.List;
  * it: INT64 as Long, BYTES as base64, TIMESTAMP as an ISO-8601 string, NULL and empty REPEATED
  * columns omitted (BigQuery reads them back as NULL and [] either way).
  */
-final class TableRowFormat extends RowFormat<TableRow, TableRowFormat.Names> {
+final class TableRowAssembler extends RowAssembler<TableRow, TableRowAssembler.Names> {
   private static final Base64.Encoder BASE64 = Base64.getEncoder();
 
   /** Column names of one record, with the nested records' names. */
@@ -20,7 +20,7 @@ final class TableRowFormat extends RowFormat<TableRow, TableRowFormat.Names> {
 
   private final Names root;
 
-  TableRowFormat(TableSchema schema) {
+  TableRowAssembler(TableSchema schema) {
     this.root = names(schema.getFields());
   }
 
@@ -45,7 +45,7 @@ final class TableRowFormat extends RowFormat<TableRow, TableRowFormat.Names> {
   @Override
   TableRow record(Names shape, Object[] values) {
     TableRow row = new TableRow();
-    // The values array is ours (see RowFormat#record): the row wraps it without copying.
+    // The values array is ours (see RowAssembler#record): the row wraps it without copying.
     row.setUnknownKeys(new ColumnMap(shape.names(), values, shape.names().length));
     return row;
   }

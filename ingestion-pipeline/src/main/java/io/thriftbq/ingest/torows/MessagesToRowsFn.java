@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.decode;
+package io.thriftbq.ingest.torows;
 
 import io.thriftbq.ingest.change.Change;
 import io.thriftbq.ingest.change.ChangeException;
@@ -41,11 +41,11 @@ import org.slf4j.LoggerFactory;
  * @param <R> the row type of the format
  * @param <E> the element type (see {@link EventSink})
  */
-final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>> {
-  private static final Logger LOG = LoggerFactory.getLogger(DecodeEventsFn.class);
+final class MessagesToRowsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>> {
+  private static final Logger LOG = LoggerFactory.getLogger(MessagesToRowsFn.class);
 
   private final EventSink<R, E> sink;
-  private final List<DecodeTarget> targets;
+  private final List<RowTarget> targets;
   private final EventRouter router;
   private final @Nullable String udfClassName;
   private final @Nullable String eventTimeAttribute;
@@ -79,9 +79,9 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
   private transient @Nullable EventTransform udf;
   private transient List<Class<?>> eventClasses;
 
-  DecodeEventsFn(
+  MessagesToRowsFn(
       EventSink<R, E> sink,
-      List<DecodeTarget> targets,
+      List<RowTarget> targets,
       EventRouter router,
       @Nullable String udfClassName,
       @Nullable String eventTimeAttribute,
@@ -137,7 +137,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
   @Setup
   public void setup() {
     converters = new ArrayList<>();
-    for (DecodeTarget target : targets) {
+    for (RowTarget target : targets) {
       converters.add(sink.format().newConverter(target.config(), target.change()));
       if (target.change() != null) {
         columns = sink.format().columnReader();
@@ -148,7 +148,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
     udf = udfClassName == null ? null : EventTransforms.load(udfClassName);
     eventClasses = new ArrayList<>();
     if (udf != null) {
-      for (DecodeTarget target : targets) {
+      for (RowTarget target : targets) {
         eventClasses.add(target.config().schemas().struct().structClass());
       }
     }
@@ -287,7 +287,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
         return;
       }
     }
-    DecodeTarget target = targets.get(type);
+    RowTarget target = targets.get(type);
     ChangeRule changeRule = target.change();
     if (changeRule != null && !sink.format().hasChange(row)) {
       try {
@@ -350,7 +350,7 @@ final class DecodeEventsFn<R, E> extends DoFn<EventMessage, TimestampedValue<E>>
             default -> counters.failedConvert;
           })
           .inc();
-      DecodeTarget target = targets.get(type);
+      RowTarget target = targets.get(type);
       deadLetter = deadLetter.withEvent(target.table(), target.struct());
     }
     out.get(deadLettersTag).output(deadLetter);

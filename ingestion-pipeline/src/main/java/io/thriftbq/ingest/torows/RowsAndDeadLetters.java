@@ -1,4 +1,4 @@
-package io.thriftbq.ingest.decode;
+package io.thriftbq.ingest.torows;
 
 import io.thriftbq.ingest.deadletter.DeadLetter;
 import java.util.LinkedHashMap;
@@ -14,19 +14,19 @@ import org.apache.beam.sdk.values.TimestampedValue;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * The output of {@link DecodeEvents}: each event type's rows stamped with their event-creation
- * time, and the events that failed (stages ROUTE, DECODE, TRANSFORM, CONVERT).
+ * The output of {@link MessagesToRows}: each event type's rows stamped with their event-creation
+ * time, and the events that failed (stages ROUTE, DECODE, TRANSFORM, CONVERT, CHANGE).
  *
  * @param <T> the element type
  */
-public final class DecodeResult<T> implements POutput {
+public final class RowsAndDeadLetters<T> implements POutput {
   private final Pipeline pipeline;
   private final List<TupleTag<TimestampedValue<T>>> rowsTags;
   private final List<PCollection<TimestampedValue<T>>> rows;
   private final TupleTag<DeadLetter> deadLettersTag;
   private final PCollection<DeadLetter> deadLetters;
 
-  DecodeResult(
+  RowsAndDeadLetters(
       Pipeline pipeline,
       List<TupleTag<TimestampedValue<T>>> rowsTags,
       List<PCollection<TimestampedValue<T>>> rows,
@@ -49,10 +49,10 @@ public final class DecodeResult<T> implements POutput {
     return rows.get(index);
   }
 
-  /** The rows of a single-type decoder; see {@link #rows(int)}. */
+  /** The rows of a single-type step; see {@link #rows(int)}. */
   public PCollection<TimestampedValue<T>> rows() {
     if (rows.size() != 1) {
-      throw new IllegalStateException("this decoder has " + rows.size() + " types: use rows(i)");
+      throw new IllegalStateException("this step has " + rows.size() + " types: use rows(i)");
     }
     return rows.get(0);
   }

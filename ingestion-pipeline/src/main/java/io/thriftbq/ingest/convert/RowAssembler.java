@@ -14,7 +14,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param <R> the row type (TableRow, Row, GenericRecord or EncodedRow)
  * @param <S> the format's description of one record (its schema at that path)
  */
-abstract class RowFormat<R, S> {
+abstract class RowAssembler<R, S> {
 
   /** The format's description of the top-level record. */
   abstract S rootShape();

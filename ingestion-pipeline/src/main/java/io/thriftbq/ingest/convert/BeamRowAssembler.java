@@ -8,10 +8,10 @@ import org.apache.beam.sdk.values.Row;
  * Beam Rows over the schema {@code BigQueryUtils.fromTableSchema} derives from the table schema:
  * INT64 as Long, BYTES as byte[], TIMESTAMP as a Joda Instant (DATETIME), REPEATED as a List.
  */
-final class BeamRowFormat extends RowFormat<Row, Schema> {
+final class BeamRowAssembler extends RowAssembler<Row, Schema> {
   private final Schema root;
 
-  BeamRowFormat(Schema schema) {
+  BeamRowAssembler(Schema schema) {
     this.root = schema;
   }
 

@@ -8,10 +8,10 @@ import org.apache.avro.generic.GenericRecord;
  * Avro GenericRecords over the schema {@code AvroSchemas} derives from the table schema: INT64 as
  * Long, STRING as String, BYTES as ByteBuffer, TIMESTAMP as Long microseconds, REPEATED as a List.
  */
-final class AvroRecordFormat extends RowFormat<GenericRecord, Schema> {
+final class AvroRecordAssembler extends RowAssembler<GenericRecord, Schema> {
   private final Schema root;
 
-  AvroRecordFormat(Schema schema) {
+  AvroRecordAssembler(Schema schema) {
     this.root = schema;
   }
 
@@ -39,7 +39,7 @@ final class AvroRecordFormat extends RowFormat<GenericRecord, Schema> {
 
   @Override
   GenericRecord record(Schema shape, Object[] values) {
-    // The values array is ours (see RowFormat#record): the record wraps it without copying.
+    // The values array is ours (see RowAssembler#record): the record wraps it without copying.
     return new ColumnRecord(shape, values);
   }
 
