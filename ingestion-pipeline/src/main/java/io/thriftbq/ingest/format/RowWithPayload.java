@@ -20,8 +20,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A row on its way to BigQueryIO together with the message it came from, so that a row BigQuery
- * rejects can still be dead-lettered with its original Thrift bytes and Pub/Sub metadata: the one
- * payload carrier of every format, built only with {@code --keepPayloadForWriteFailures}.
+ * rejects can still be dead-lettered with its original Thrift bytes and its message's metadata: the
+ * one payload carrier of every format, built only with {@code --keepPayloadForWriteFailures}.
  * BigQueryIO applies its fail-safe function (see {@link FailsafeRow}) to the element it was handed,
  * so that element has to carry the payload.
  *
