@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -147,6 +148,30 @@ public class PackageLayersTest {
             "format/Format.java: case AVRO_GENERIC_RECORD",
             "format/Format.java: case PROTO_MESSAGE"),
         found);
+  }
+
+  /**
+   * docs/ARCHITECTURE.md lists the packages once, in one table, top to bottom: the same packages in
+   * the same order as {@link #LAYERS}, so a package added, renamed or moved fails here until the
+   * table says what it holds.
+   */
+  @Test
+  public void architectureDocListsThePackagesInLayerOrder() throws IOException {
+    String doc =
+        Files.readString(MODULE.resolve("../docs/ARCHITECTURE.md"), StandardCharsets.UTF_8);
+    int start = doc.indexOf("## The ingestion pipeline's packages");
+    assertTrue("docs/ARCHITECTURE.md has no package table", start >= 0);
+    int end = doc.indexOf("\n## ", start + 1);
+    Matcher row =
+        Pattern.compile("(?m)^\\| (?:`([a-z]+)`|\\(root\\)) \\|")
+            .matcher(doc.substring(start, end < 0 ? doc.length() : end));
+    List<String> listed = new ArrayList<>();
+    while (row.find()) {
+      listed.add(row.group(1) == null ? "" : row.group(1));
+    }
+    List<String> topDown = new ArrayList<>(LAYERS);
+    Collections.reverse(topDown);
+    assertEquals(topDown, listed);
   }
 
   @Test
