@@ -1,5 +1,6 @@
 package io.thriftbq.local.report;
 
+import io.thriftbq.local.progress.SteadyWindow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,9 +19,10 @@ public final class CompareReport {
               + " emulator once a second, from the first poll that saw rows to the first that saw"
               + " the final count; the run publishes at --rate, so a step that keeps up shows about"
               + " the rate and a slower one shows its ceiling on this machine.",
-          "CPU-s per 100k events: CPU time between the same two polls, per 100,000 rows: the"
-              + " pipeline is this JVM's process CPU less the publisher's and the poller's threads"
-              + " (engine, Beam, our code, GC, JIT); each emulator is its process tree.",
+          "CPU-s per 100k events: "
+              + SteadyWindow.DEFINITION
+              + " The pipeline is this JVM's process CPU less the publisher's and the poller's"
+              + " threads (engine, Beam, our code, GC, JIT); each emulator is its process tree.",
           "Bytes per element: the mean encoded size of the collection handed to BigQueryIO (the"
               + " step's format, with its coder), over the first 1,000 generated events.",
           "Exchanged bytes per input byte: bytes Flink's tasks wrote into data exchanges (every"

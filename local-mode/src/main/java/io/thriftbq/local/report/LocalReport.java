@@ -331,24 +331,7 @@ public final class LocalReport {
             t.peakWindow()));
     s.append("  sustained: ").append(Throughput.SUSTAINED_HOW).append('\n');
     s.append("  peak: ").append(Throughput.PEAK_HOW).append('\n');
-    CostFigures cost = figures.costs();
-    s.append(
-        String.format(
-            "Cost              pipeline %s CPU-s, %s %s, BigQuery emulator %s"
-                + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
-            orElse(cost.pipelineCpuPer100k(), "?"),
-            cost.source().serverName(),
-            orElse(cost.sourceCpuPer100k(), "?"),
-            orElse(cost.bigqueryCpuPer100k(), "?"),
-            orElse(cost.encodedBytesPerElement(), "?"),
-            orElse(cost.exchangedBytesPerInputByte(), "n/a")));
-    CostFigures.BigQueryRequests requests = cost.bigqueryRequests();
-    if (requests != null) {
-      s.append(
-          String.format(
-              "  to BigQuery: %d requests, %s rows per request%n",
-              requests.count(), requests.rowsPerRequest()));
-    }
+    s.append(figures.costs().format());
     JsonNode profile = json.path(ComponentTable.REPORT_KEY).path("window");
     if (profile.has("groups")) {
       s.append(

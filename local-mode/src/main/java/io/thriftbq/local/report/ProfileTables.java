@@ -33,7 +33,7 @@ public final class ProfileTables {
     Double pipelineCpu = ReportFigures.fromJson(report).costs().pipelineCpuPer100k();
     System.out.printf(
         Locale.ROOT,
-        "local mode's own figure: pipeline %.1f µs of CPU per event (RunCosts)%n",
+        "local mode's own figure: pipeline %.1f µs of CPU per event (steady window)%n",
         (pipelineCpu == null ? Double.NaN : pipelineCpu) * 10);
     System.out.print(ComponentTable.full(profile.path("window")));
     if (profile.has("second_half")) {
