@@ -255,7 +255,7 @@ public final class LocalRun {
         out.println("--profile: the profiler missed the window's polls, so no profile");
         return null;
       }
-      return new PipelineProfile(
+      return PipelineProfile.of(
           splits.get(0), splits.size() > 1 ? splits.get(1) : null, PipelineProfiler.jvmSetup());
     } catch (IOException e) {
       out.println("--profile: reading the recording failed: " + e);

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.latency.HandOffLatencyProbe;
+import io.thriftbq.local.profile.PipelineProfile;
+import io.thriftbq.local.profile.SplitFigures;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressSample;
 import io.thriftbq.local.progress.RunCosts;
@@ -248,6 +250,88 @@ public class ReportJsonKeysTest {
         null, StepFigures.of(LocalRunConfig.defaults().step(), report).pipelineCpuPer100k());
   }
 
+  /** The profile section's keys, which benchmarks/profile-local.sh's tables read. */
+  private static final List<String> PROFILE_KEYS =
+      List.of(
+          "how",
+          "jvm_setup",
+          "second_half",
+          "window",
+          "window.components",
+          "window.components[]",
+          "window.components[].by_thread_name",
+          "window.components[].component",
+          "window.components[].group",
+          "window.components[].samples",
+          "window.components[].share",
+          "window.components[].us_per_event",
+          "window.cpu_sec",
+          "window.deciding_frames",
+          "window.deciding_frames.pubsub",
+          "window.deciding_frames.pubsub[]",
+          "window.deciding_frames.pubsub[].frame",
+          "window.deciding_frames.pubsub[].share",
+          "window.events",
+          "window.excluded_cpu_sec",
+          "window.execution_samples",
+          "window.from_epoch_ms",
+          "window.groups",
+          "window.groups[]",
+          "window.groups[].group",
+          "window.groups[].share",
+          "window.groups[].us_per_event",
+          "window.seconds",
+          "window.to_epoch_ms",
+          "window.top_threads",
+          "window.top_threads[]",
+          "window.top_threads[].component",
+          "window.top_threads[].cpu_sec",
+          "window.top_threads[].name",
+          "window.truncated_samples",
+          "window.truncated_samples.pubsub",
+          "window.us_per_event");
+
+  @Test
+  public void aProfiledRunWritesItsProfileUnderItsKeysAndReadsItBack() {
+    LocalReport report = LocalReport.of(result("pubsub", true, 40, profile()));
+    JsonNode json = report.json.path("pipeline_cpu_by_component");
+    List<String> keys = keyPaths(json);
+    keys.removeIf(k -> k.startsWith("second_half."));
+    assertEquals(PROFILE_KEYS, keys);
+    assertEquals(2000.0, json.path("window").path("us_per_event").asDouble(), 0);
+    assertEquals(PipelineProfile.HOW, json.path("how").asText());
+    assertEquals(report.figures.profile(), ReportFigures.fromJson(report.json).profile());
+    String text = report.format();
+    assertContains(
+        text, "Pipeline CPU      2000.0 µs per event by component (450 execution samples;");
+    assertContains(text, "     500.0 µs  25.0%  source client");
+    assertEquals(
+        List.of("source client", "engine"),
+        List.copyOf(
+            StepFigures.of(LocalRunConfig.defaults().step(), report)
+                .pipelineShareByGroup()
+                .keySet()));
+    assertEquals(
+        0.75,
+        StepFigures.of(LocalRunConfig.defaults().step(), report)
+            .pipelineShareByGroup()
+            .get("engine"),
+        0);
+  }
+
+  @Test
+  public void theConfigurationReadBackFromTheJsonIsTheOneWritten() {
+    for (String source : List.of("pubsub", "kafka")) {
+      LocalReport report = LocalReport.of(result(source));
+      RunConfiguration read = RunConfiguration.fromJson(report.json.path("configuration"));
+      assertEquals(report.configuration, read);
+      assertEquals(Map.of("source", source, "topic", "t", "subscription", "s"), read.source());
+      assertEquals(TABLE, read.table());
+    }
+    String text = LocalReport.of(result("pubsub")).format();
+    assertContains(text, "Source            Pub/Sub topic t, subscription s");
+  }
+
   @Test
   public void theFiguresReadBackFromTheJsonAreTheOnesWritten() {
     for (RunResult result :
@@ -256,7 +340,8 @@ public class ReportJsonKeysTest {
             result("kafka"),
             result("pubsub", false),
             result("kafka", false),
-            result("pubsub", true, 100))) {
+            result("pubsub", true, 100),
+            result("pubsub", true, 40, profile()))) {
       LocalReport report = LocalReport.of(result);
       assertEquals(report.figures, ReportFigures.fromJson(report.json));
     }
@@ -302,6 +387,12 @@ public class ReportJsonKeysTest {
    * short for a steady window.
    */
   static RunResult result(String source, boolean measured, int rowsPerSecond) {
+    return result(source, measured, rowsPerSecond, null);
+  }
+
+  /** The same run, profiled when {@code profile} is given. */
+  static RunResult result(
+      String source, boolean measured, int rowsPerSecond, PipelineProfile profile) {
     LocalRunConfig config = LocalRunConfig.defaults().events(1000).table(TABLE);
     List<ProgressSample> timeline = new ArrayList<>();
     List<RunCosts.Sample> costs = new ArrayList<>();
@@ -383,8 +474,32 @@ public class ReportJsonKeysTest {
         null,
         Map.of(),
         Map.of(),
-        null,
+        profile,
         null);
+  }
+
+  /** A profile of the steady window: two groups, two components, a thread, a frame. */
+  static PipelineProfile profile() {
+    SplitFigures window =
+        new SplitFigures(
+            1_700_000_013_000L,
+            1_700_000_021_000L,
+            8.0,
+            320,
+            450,
+            0.64,
+            0.05,
+            2000.0,
+            List.of(
+                new SplitFigures.Group("source client", 500.0, 0.25),
+                new SplitFigures.Group("engine", 1500.0, 0.75)),
+            List.of(
+                new SplitFigures.Component("pubsub", "source client", 100, false, 500.0, 0.25),
+                new SplitFigures.Component("jit", "engine", 0, true, 1500.0, 0.75)),
+            List.of(new SplitFigures.TopThread("worker", 0.5, "pubsub")),
+            Map.of("pubsub", List.of(new SplitFigures.Frame("com.google.Pull.call", 1.0))),
+            Map.of("pubsub", 2L));
+    return new PipelineProfile("-XX:+DebugNonSafepoints", window, window);
   }
 
   private static List<String> keyPaths(JsonNode json) {
