@@ -26,10 +26,11 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
   public static final int APPEND_ROWS = 500;
 
   static final String HOW =
-      "bare clients, no pipeline, measured in the same run before the steps: Pub/Sub publish"
-          + " (REST) and pull + acknowledge (Beam's JSON client, 1,000 per pull) of the sample"
-          + " events, and Storage Write appends of the same rows to a table's _default stream"
-          + " (pipelined requests of the given size); per second of wall time.";
+      "bare clients, no pipeline, measured on the same emulators before the steps: Pub/Sub"
+          + " publish (REST) and pull + acknowledge (Beam's JSON client, asking for 1,000 per"
+          + " pull; the emulator returns at most 100) of the sample events, and Storage Write"
+          + " appends of the same rows to a table's _default stream (pipelined requests of the"
+          + " given size); per second of wall time.";
 
   private static final String EVENTS = "events";
   private static final String CEILINGS = "ceilings";
