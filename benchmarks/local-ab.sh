@@ -6,8 +6,9 @@
 # round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
 # bigqueryEmulatorCPU rowsPerBigQueryRequest peak5s/s sourceCPU
 # (latency of events created after the warm-up; "-" when the run is too short to have any, never
-# the whole run's figure in its place; CPU in CPU-seconds per 100,000 events; sourceCPU is the
-# Pub/Sub emulator's or the Kafka broker's).
+# the whole run's figure in its place; CPU in CPU-seconds per 100,000 events over the steady window,
+# docs/LOCAL.md "CPU per event", "-" when the run is too short for one; sourceCPU is the Pub/Sub
+# emulator's or the Kafka broker's).
 #
 #   benchmarks/local-ab.sh A_ROOT B_ROOT [ROUNDS] [STEPS] [EVENTS] [RATE]
 #
@@ -16,6 +17,15 @@
 # B_ARGS="--ingest-arg=--maxBundleTimeMills=500"; ARGS adds flags to both (e.g. "--source kafka").
 # The same way it compares local sources (A_ARGS="--source pubsub" B_ARGS="--source kafka") and
 # engines (A_ARGS="--engine direct" B_ARGS="--engine flink") on one build.
+# A_ENV and B_ENV (space-separated VAR=value pairs) are exported only for build A's or B's runs,
+# e.g. B_ENV="THRIFTBQ_BQ_GROUP_APPENDS=0" to compare the launcher with a setting of its own off.
+#
+# At the start of each round, this machine's bare emulator ceilings are measured once with build
+# A's jar (io.thriftbq.local.EmulatorCeilings: CEILING_EVENTS events, default 10000, each; the
+# Storage Write append ceiling at 500 and at 10 rows per request, Pub/Sub publish and pull) and
+# appended to $OUT/ceilings.tsv: round what per_second (what: e.g. storage_write_append_500), so
+# every figure of the round has the machine's ceiling of the same minutes beside it.
+# CEILING_EVENTS=0 skips them.
 set -euo pipefail
 a_root="$(cd "$1" && pwd)"
 b_root="$(cd "$2" && pwd)"
@@ -24,22 +34,40 @@ steps="${4:-8 6}"
 events="${5:-8000}"
 rate="${6:-2000}"
 out_dir="${OUT:-/tmp/local-ab}"
+ceiling_events="${CEILING_EVENTS:-10000}"
 mkdir -p "${out_dir}"
+
+# Appends this machine's bare emulator ceilings, measured with build A's jar, to ceilings.tsv.
+measure_ceilings() {
+  local round="$1" log="${out_dir}/r$1-ceilings.log"
+  (cd "${a_root}" && NO_GCE_CHECK=true timeout 300 java -Dthriftbq.repoRoot="${a_root}" \
+    -cp "${a_root}/local-mode/target/local-mode-bundled.jar" io.thriftbq.local.EmulatorCeilings \
+    "${ceiling_events}" 1 500,10) >"${log}" 2>&1 || echo "ceilings of round ${round} failed: see ${log}" >&2
+  awk -F '\t' -v round="${round}" -v OFS='\t' '$1 == "ceiling" { print round, $2, $3 }' "${log}" \
+    >>"${out_dir}/ceilings.tsv"
+}
+
 for round in $(seq 1 "${rounds}"); do
+  if [[ "${ceiling_events}" != 0 ]]; then
+    measure_ceilings "${round}"
+  fi
   for step in ${steps}; do
     for build in A B; do
       root="${a_root}"
       build_args="${A_ARGS:-}"
+      build_env="${A_ENV:-}"
       if [[ "${build}" == B ]]; then
         root="${b_root}"
         build_args="${B_ARGS:-}"
+        build_env="${B_ENV:-}"
       fi
       # shellcheck disable=SC2086 # word splitting of the extra flags is intended
       set -- ${ARGS:-} ${build_args}
       run="${out_dir}/r${round}-s${step}-${build}"
-      SKIP_BUILD=1 timeout 900 "${root}/scripts/run-local.sh" --no-progress --step "${step}" \
-        --events "${events}" --rate "${rate}" --bad-ratio 0 --report "${run}.json" \
-        "$@" >"${run}.log" 2>&1 || true
+      # shellcheck disable=SC2086 # word splitting of the VAR=value pairs is intended
+      env ${build_env} SKIP_BUILD=1 timeout 900 "${root}/scripts/run-local.sh" --no-progress \
+        --step "${step}" --events "${events}" --rate "${rate}" --bad-ratio 0 \
+        --report "${run}.json" "$@" >"${run}.log" 2>&1 || true
       python3 - "${run}.json" "${round}" "${step}" "${build}" >>"${out_dir}/results.tsv" <<'PY'
 import json, sys
 path, run_round, step, build = sys.argv[1:]
@@ -55,14 +83,17 @@ if not lat.get("samples"):
     lat = {"p50": "-", "p99": "-"}
 print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["events"],
     t.get("publish_events_per_sec"), t.get("rows_per_sec_sustained"), lat.get("p50"),
-    lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events"),
+    lat.get("p99"), c.get("pipeline_cpu_sec_per_100k_events", "-"),
     d["table"]["duplicate_extra_rows"], d["table"]["missing_ids"],
-    c.get("bigquery_emulator_cpu_sec_per_100k_events"),
+    c.get("bigquery_emulator_cpu_sec_per_100k_events", "-"),
     c.get("bigquery_requests", {}).get("rows_per_request"), t.get("rows_per_sec_peak_5s"),
     c.get("kafka_broker_cpu_sec_per_100k_events",
-          c.get("pubsub_emulator_cpu_sec_per_100k_events"))])))
+          c.get("pubsub_emulator_cpu_sec_per_100k_events", "-"))])))
 PY
     done
   done
 done
 cat "${out_dir}/results.tsv"
+if [[ -f "${out_dir}/ceilings.tsv" ]]; then
+  cat "${out_dir}/ceilings.tsv"
+fi

@@ -1,53 +1,19 @@
 package io.thriftbq.local;
 
-import com.google.api.core.ApiFuture;
-import com.google.cloud.bigquery.storage.v1.AppendRowsRequest;
-import com.google.cloud.bigquery.storage.v1.AppendRowsResponse;
-import com.google.cloud.bigquery.storage.v1.ProtoRows;
-import com.google.cloud.bigquery.storage.v1.ProtoSchemaConverter;
-import com.google.protobuf.ByteString;
-import io.thriftbq.codec.ThriftProtocol;
-import io.thriftbq.datagen.RandomEventGenerator;
-import io.thriftbq.ingest.convert.ConverterConfig;
-import io.thriftbq.ingest.origin.EventMetadata;
-import io.thriftbq.ingest.schema.EventSchemas;
-import io.thriftbq.ingest.schema.MetadataColumns;
-import io.thriftbq.local.beamio.EmulatorBigQueryServices;
 import io.thriftbq.local.config.LocalRunConfig;
-import io.thriftbq.local.config.RunTables;
-import io.thriftbq.local.run.Converters;
-import io.thriftbq.local.run.EmulatorTables;
-import io.thriftbq.local.run.GeneratorArgs;
-import io.thriftbq.local.run.IngestionArgs;
-import io.thriftbq.local.source.PacedPublisher;
-import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.report.MachineCeilings;
+import io.thriftbq.local.run.BareCeilings;
 import io.thriftbq.local.stack.EmulatorStack;
-import io.thriftbq.local.stack.PubsubEmulator;
-import io.thriftbq.schema.ThriftSources;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
- * The emulators' own ceilings on this machine, measured with bare clients and no pipeline: what
- * local mode could reach at best. Publishes the sample events with the REST call local mode's
- * publisher uses, pulls and acknowledges them with Beam's own Pub/Sub client (what {@code
- * PubsubIO}'s reader calls, 1,000 messages per pull), and appends the same rows, as Storage Write
- * API bytes, to the {@code _default} stream of a table (pipelined requests of a given size).
+ * The emulators' own ceilings on this machine ({@link BareCeilings}, the measurement {@code
+ * --compare-steps} makes too), on emulators of its own. Prints a line per ceiling, then one {@code
+ * ceiling<TAB>KEY<TAB>PER_SECOND} line each for scripts ({@code benchmarks/local-ab.sh}).
  *
  * <p>Usage: {@code java -cp local-mode-bundled.jar io.thriftbq.local.EmulatorCeilings [EVENTS]
- * [PULL_THREADS] [ROWS_PER_APPEND]}.
+ * [PULL_THREADS] [ROWS_PER_APPEND[,ROWS_PER_APPEND...]]} (defaults 50000, 1, 500).
  */
 public final class EmulatorCeilings {
   private EmulatorCeilings() {}
@@ -55,188 +21,20 @@ public final class EmulatorCeilings {
   public static void main(String[] args) throws Exception {
     int events = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
     int pullThreads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-    int rowsPerAppend = args.length > 2 ? Integer.parseInt(args[2]) : 500;
-    PrintStream out = System.out;
+    List<Integer> rowsPerAppend = new ArrayList<>();
+    for (String size : (args.length > 2 ? args[2] : "500").split(",")) {
+      rowsPerAppend.add(Integer.parseInt(size.trim()));
+    }
     try (EmulatorStack stack =
         EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false)) {
-      PubsubSource channel = PubsubSource.create(stack, "ceiling");
-      RandomEventGenerator generator =
-          GeneratorArgs.generatorFor(
-              GeneratorArgs.of(
-                  List.of(),
-                  events,
-                  1000,
-                  1,
-                  1,
-                  false,
-                  LocalRunConfig.defaults().datagenStructArgs()));
-      List<byte[]> payloads = new ArrayList<>(events);
-      for (int i = 0; i < events; i++) {
-        payloads.add(generator.serialize(i));
+      MachineCeilings ceilings =
+          BareCeilings.measure(
+              stack, true, events, pullThreads, rowsPerAppend, "ceiling", System.out);
+      for (MachineCeilings.Ceiling ceiling : ceilings.ceilings()) {
+        System.out.printf("ceiling\t%s\t%.0f%n", ceiling.key(), ceiling.perSecond());
       }
-      out.printf("%d sample events, %.0f bytes each on average%n", events, mean(payloads));
-      publish(stack, channel, payloads, out);
-      pullAndAck(stack, channel, events, pullThreads, out);
-      append(stack, payloads, rowsPerAppend, out);
     }
+    // The Storage Write client leaves a non-daemon thread behind: exit explicitly.
     System.exit(0);
-  }
-
-  private static double mean(List<byte[]> payloads) {
-    return payloads.stream().mapToInt(p -> p.length).average().orElse(0);
-  }
-
-  private static void publish(
-      EmulatorStack stack, PubsubSource channel, List<byte[]> payloads, PrintStream out)
-      throws Exception {
-    long start = System.nanoTime();
-    for (int i = 0; i < payloads.size(); i += PacedPublisher.MAX_MESSAGES_PER_CALL) {
-      List<PubsubEmulator.RawMessage> batch = new ArrayList<>();
-      for (int j = i;
-          j < Math.min(payloads.size(), i + PacedPublisher.MAX_MESSAGES_PER_CALL);
-          j++) {
-        batch.add(
-            new PubsubEmulator.RawMessage(
-                payloads.get(j),
-                Map.of(
-                    "event_id",
-                    Long.toString(j),
-                    "event_time_ms",
-                    Long.toString(System.currentTimeMillis()))));
-      }
-      stack.pubsub().publish(channel.topic(), batch);
-    }
-    report(
-        out,
-        "publish (REST, " + PacedPublisher.MAX_MESSAGES_PER_CALL + " per call)",
-        payloads.size(),
-        start);
-  }
-
-  private static void pullAndAck(
-      EmulatorStack stack, PubsubSource channel, int events, int threads, PrintStream out)
-      throws Exception {
-    PubsubOptions options =
-        PipelineOptionsFactory.fromArgs(
-                "--pubsubRootUrl=" + stack.pubsub().rootUrl(),
-                "--credentialFactoryClass=" + IngestionArgs.NOOP_CREDENTIALS,
-                "--project=" + LocalRunConfig.PROJECT)
-            .as(PubsubOptions.class);
-    PubsubClient.SubscriptionPath subscription =
-        PubsubClient.subscriptionPathFromPath(
-            stack.pubsub().subscriptionPath(channel.subscription()));
-    AtomicLong pulled = new AtomicLong();
-    AtomicLong calls = new AtomicLong();
-    long start = System.nanoTime();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      done.add(
-          pool.submit(
-              () -> {
-                try (PubsubClient client =
-                    PubsubJsonClient.FACTORY.newClient(null, null, options)) {
-                  int emptyPulls = 0;
-                  while (pulled.get() < events && emptyPulls < 50) {
-                    List<PubsubClient.IncomingMessage> messages =
-                        client.pull(System.currentTimeMillis(), subscription, 1000, true);
-                    calls.incrementAndGet();
-                    if (messages.isEmpty()) {
-                      emptyPulls++;
-                      Thread.sleep(20);
-                      continue;
-                    }
-                    List<String> ackIds = new ArrayList<>(messages.size());
-                    for (PubsubClient.IncomingMessage message : messages) {
-                      ackIds.add(message.ackId());
-                    }
-                    client.acknowledge(subscription, ackIds);
-                    pulled.addAndGet(messages.size());
-                  }
-                }
-                return null;
-              }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
-    report(
-        out,
-        String.format(
-            "pull + ack (Beam's JSON client, %d thread(s), %.0f messages per pull)",
-            threads, pulled.get() / (double) Math.max(1, calls.get())),
-        pulled.get(),
-        start);
-  }
-
-  private static void append(
-      EmulatorStack stack, List<byte[]> payloads, int rowsPerAppend, PrintStream out)
-      throws Exception {
-    String table = "ceiling";
-    EmulatorTables.create(stack, RunTables.forOutputTable(table));
-    ConverterConfig config =
-        ConverterConfig.of(ThriftSources.SAMPLE_CLASS, ThriftProtocol.BINARY, MetadataColumns.ALL);
-    var converter = Converters.encodedRows(config);
-    List<ByteString> rows = new ArrayList<>(payloads.size());
-    for (int i = 0; i < payloads.size(); i++) {
-      EventMetadata metadata =
-          new EventMetadata("m" + i, System.currentTimeMillis(), Map.of("event_id", "" + i));
-      rows.add(ByteString.copyFrom(converter.fromBytes(payloads.get(i), metadata).bytes()));
-    }
-    var descriptor =
-        ProtoSchemaConverter.convert(
-                EventSchemas.of(ThriftSources.SAMPLE_CLASS, MetadataColumns.ALL).rowDescriptor())
-            .getProtoDescriptor();
-    String stream =
-        String.format(
-            "projects/%s/datasets/%s/tables/%s/streams/_default",
-            LocalRunConfig.PROJECT, LocalRunConfig.DATASET, table);
-    try (BigQueryServices.WriteStreamService writes =
-        new EmulatorBigQueryServices(stack.bigquery().storageWriteEndpoint())
-            .getWriteStreamService(bigQueryOptions())) {
-      BigQueryServices.StreamAppendClient client =
-          writes.getStreamAppendClient(
-              stream,
-              descriptor,
-              false,
-              AppendRowsRequest.MissingValueInterpretation
-                  .MISSING_VALUE_INTERPRETATION_UNSPECIFIED);
-      long start = System.nanoTime();
-      List<ApiFuture<AppendRowsResponse>> responses = new ArrayList<>();
-      for (int i = 0; i < rows.size(); i += rowsPerAppend) {
-        ProtoRows.Builder batch = ProtoRows.newBuilder();
-        for (int j = i; j < Math.min(rows.size(), i + rowsPerAppend); j++) {
-          batch.addSerializedRows(rows.get(j));
-        }
-        responses.add(client.appendRows(-1, batch.build()));
-      }
-      for (ApiFuture<AppendRowsResponse> response : responses) {
-        response.get(600, TimeUnit.SECONDS);
-      }
-      report(
-          out,
-          "Storage Write append to _default (" + rowsPerAppend + " rows per request, pipelined)",
-          rows.size(),
-          start);
-      client.close();
-    }
-    long written =
-        stack
-            .bigquery()
-            .queryLong("SELECT COUNT(*) FROM `" + LocalRunConfig.DATASET + "." + table + "`");
-    out.printf("rows in the table afterwards: %d%n", written);
-  }
-
-  private static org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions bigQueryOptions() {
-    return PipelineOptionsFactory.fromArgs(
-            "--project=" + LocalRunConfig.PROJECT,
-            "--credentialFactoryClass=" + IngestionArgs.NOOP_CREDENTIALS)
-        .as(org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions.class);
-  }
-
-  private static void report(PrintStream out, String what, long count, long startNanos) {
-    double seconds = (System.nanoTime() - startNanos) / 1e9;
-    out.printf("%-80s %8d in %6.2f s = %8.0f /s%n", what, count, seconds, count / seconds);
   }
 }

@@ -3,10 +3,13 @@ package io.thriftbq.local;
 import io.thriftbq.local.beamio.StorageApiClientCaches;
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.config.TuningStep;
 import io.thriftbq.local.report.CompareReport;
 import io.thriftbq.local.report.LocalReport;
+import io.thriftbq.local.report.MachineCeilings;
 import io.thriftbq.local.report.StepFigures;
+import io.thriftbq.local.run.BareCeilings;
 import io.thriftbq.local.run.LocalRun;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.LogManager;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * {@code scripts/run-local.sh}: starts the emulators (or the Kafka broker), runs one tuning step
@@ -22,6 +26,9 @@ import java.util.logging.LogManager;
  * non-zero when an event was lost or an exactly-once step wrote a duplicate.
  */
 public final class LocalRunner {
+  /** Events (messages, rows) each ceiling of --compare-steps is measured with: a few seconds. */
+  private static final int CEILING_EVENTS = 10_000;
+
   private LocalRunner() {}
 
   public static void main(String[] args) {
@@ -50,6 +57,7 @@ public final class LocalRunner {
     List<StepFigures> figures = new ArrayList<>();
     List<LocalReport> reports = new ArrayList<>();
     String suffix = Long.toString(System.currentTimeMillis() % 1_000_000);
+    MachineCeilings ceilings = config.ceilings() ? ceilings(stack, config, suffix, out) : null;
     for (TuningStep step : config.comparedSteps()) {
       LocalRunConfig one =
           config.forComparedStep(step, "compare_step" + step.number() + "_" + suffix);
@@ -73,7 +81,8 @@ public final class LocalRunner {
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
             java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-    CompareReport comparison = new CompareReport(figures, setting, config.source().serverName());
+    CompareReport comparison =
+        new CompareReport(figures, setting, config.source().serverName(), ceilings);
     out.print(comparison.table());
     java.nio.file.Path html = config.htmlFile().toAbsolutePath();
     if (html.getParent() != null) {
@@ -83,7 +92,15 @@ public final class LocalRunner {
     out.println("HTML report: " + html);
     if (config.reportFile() != null) {
       var array = io.thriftbq.local.stack.LoopbackHttp.JSON.createArrayNode();
-      reports.forEach(r -> array.add(r.json));
+      for (int i = 0; i < reports.size(); i++) {
+        if (ceilings != null) {
+          reports
+              .get(i)
+              .json
+              .set(MachineCeilings.KEY, ceilings.toJson(figures.get(i).sustainedEventsPerSec()));
+        }
+        array.add(reports.get(i).json);
+      }
       java.nio.file.Files.writeString(
           config.reportFile(),
           io.thriftbq.local.stack.LoopbackHttp.JSON
@@ -92,6 +109,29 @@ public final class LocalRunner {
       out.println("JSON reports: " + config.reportFile().toAbsolutePath());
     }
     return reports.stream().allMatch(LocalReport::ok) ? 0 : 1;
+  }
+
+  /**
+   * This machine's bare emulator ceilings, measured on the run's own emulators before the steps
+   * (the append ceiling at 500 and at 10 rows per request; with Pub/Sub also its publish and pull
+   * ceilings); null, said, when the measurement failed: the steps still run.
+   */
+  private static @Nullable MachineCeilings ceilings(
+      EmulatorStack stack, LocalRunConfig config, String suffix, PrintStream out) {
+    out.printf("Measuring this machine's bare emulator ceilings (--no-ceilings skips it) ...%n");
+    try {
+      return BareCeilings.measure(
+          stack,
+          config.source() == SourceKind.PUBSUB,
+          CEILING_EVENTS,
+          1,
+          List.of(MachineCeilings.APPEND_ROWS, 10),
+          "ceiling_" + suffix,
+          out);
+    } catch (Exception e) {
+      out.println("The ceilings could not be measured, so the comparison has none: " + e);
+      return null;
+    }
   }
 
   public static int run(String[] args, PrintStream out, PrintStream err) {

@@ -50,6 +50,9 @@ public final class LocalRunConfig implements Cloneable {
   /** Null: the default, on for --compare-steps and off for one run. */
   Boolean profile;
 
+  /** With --compare-steps: measure this machine's bare emulator ceilings before the steps. */
+  boolean ceilings = true;
+
   boolean stepsGiven;
 
   public static LocalRunConfig defaults() {
@@ -107,6 +110,11 @@ public final class LocalRunConfig implements Cloneable {
 
   public boolean compareSteps() {
     return compareSteps;
+  }
+
+  /** Whether --compare-steps measures the bare emulator ceilings first (not --no-ceilings). */
+  public boolean ceilings() {
+    return ceilings;
   }
 
   public List<TuningStep> comparedSteps() {

@@ -78,6 +78,9 @@ final class RunFlags {
         "                          of the CPU figures; in the report and its JSON. Costs a few %",
         "                          of CPU. On by default with --compare-steps",
         "  --no-profile            with --compare-steps: do not profile (one CPU bar per process)",
+        "  --no-ceilings           with --compare-steps: do not measure this machine's bare",
+        "                          emulator ceilings first (about 10-30 s; each step's rows/s is",
+        "                          shown as a share of the append ceiling)",
         "  --steps LIST            the steps to compare, comma-separated (default: all)",
         "  --html FILE             where --compare-steps writes its HTML report",
         "                          (default compare-steps.html)",
@@ -141,6 +144,9 @@ final class RunFlags {
           break;
         case "--no-profile":
           config.profile = false;
+          break;
+        case "--no-ceilings":
+          config.ceilings = false;
           break;
         default:
           if (!name.startsWith("--")) {

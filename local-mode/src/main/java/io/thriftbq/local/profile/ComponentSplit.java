@@ -1,8 +1,5 @@
 package io.thriftbq.local.profile;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -298,57 +295,54 @@ public record ComponentSplit(
     return delta;
   }
 
-  /** The split as report JSON: µs of pipeline CPU per event and share, by component and group. */
-  public ObjectNode toJson(ComponentRules rules) {
-    ObjectNode node = JsonNodeFactory.instance.objectNode();
+  /**
+   * The split as the report holds it: µs of pipeline CPU per event and share, by component and
+   * group, rounded as written.
+   */
+  public SplitFigures figures(ComponentRules rules) {
     double total = totalCpuSeconds();
-    node.put("from_epoch_ms", fromEpochMillis);
-    node.put("to_epoch_ms", toEpochMillis);
-    node.put("seconds", round((toEpochMillis - fromEpochMillis) / 1000.0, 1));
-    node.put("events", events);
-    node.put("execution_samples", samplesInWindow);
-    node.put("cpu_sec", round(total, 2));
-    node.put("excluded_cpu_sec", round(excludedCpuSeconds, 2));
-    node.put("us_per_event", perEvent(total));
-    ArrayNode groups = node.putArray("groups");
+    List<SplitFigures.Group> groups = new ArrayList<>();
     cpuByGroup(rules)
         .forEach(
             (group, seconds) ->
-                groups
-                    .addObject()
-                    .put("group", group)
-                    .put("us_per_event", perEvent(seconds))
-                    .put("share", share(seconds, total)));
-    ArrayNode components = node.putArray("components");
+                groups.add(
+                    new SplitFigures.Group(group, perEvent(seconds), share(seconds, total))));
+    List<SplitFigures.Component> components = new ArrayList<>();
+    Map<String, List<SplitFigures.Frame>> frames = new LinkedHashMap<>();
     for (Part part : parts) {
-      components
-          .addObject()
-          .put("component", part.component())
-          .put("group", part.group())
-          .put("samples", part.samples())
-          .put("by_thread_name", part.byThread())
-          .put("us_per_event", perEvent(part.cpuSeconds()))
-          .put("share", share(part.cpuSeconds(), total));
-    }
-    ArrayNode threads = node.putArray("top_threads");
-    topThreads.forEach(
-        t ->
-            threads
-                .addObject()
-                .put("name", t.name())
-                .put("cpu_sec", round(t.cpuSeconds(), 2))
-                .put("component", t.component()));
-    ObjectNode frames = node.putObject("deciding_frames");
-    for (Part part : parts) {
+      components.add(
+          new SplitFigures.Component(
+              part.component(),
+              part.group(),
+              part.samples(),
+              part.byThread(),
+              perEvent(part.cpuSeconds()),
+              share(part.cpuSeconds(), total)));
       List<FrameShare> shares = decidingFrames.get(part.component());
       if (shares != null) {
-        ArrayNode list = frames.putArray(part.component());
-        shares.forEach(f -> list.addObject().put("frame", f.frame()).put("share", f.share()));
+        frames.put(
+            part.component(),
+            shares.stream().map(f -> new SplitFigures.Frame(f.frame(), f.share())).toList());
       }
     }
-    ObjectNode truncated = node.putObject("truncated_samples");
-    new TreeMap<>(truncatedSamples).forEach(truncated::put);
-    return node;
+    Map<String, Long> truncated = new TreeMap<>();
+    truncatedSamples.forEach((component, n) -> truncated.put(component, n.longValue()));
+    return new SplitFigures(
+        fromEpochMillis,
+        toEpochMillis,
+        round((toEpochMillis - fromEpochMillis) / 1000.0, 1),
+        events,
+        samplesInWindow,
+        round(total, 2),
+        round(excludedCpuSeconds, 2),
+        perEvent(total),
+        groups,
+        components,
+        topThreads.stream()
+            .map(t -> new SplitFigures.TopThread(t.name(), round(t.cpuSeconds(), 2), t.component()))
+            .toList(),
+        frames,
+        truncated);
   }
 
   private double perEvent(double seconds) {

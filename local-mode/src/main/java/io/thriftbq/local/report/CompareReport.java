@@ -1,9 +1,11 @@
 package io.thriftbq.local.report;
 
+import io.thriftbq.local.progress.SteadyWindow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The tuning steps side by side: a plain-text table for the terminal and a self-contained HTML page
@@ -18,20 +20,28 @@ public final class CompareReport {
               + " emulator once a second, from the first poll that saw rows to the first that saw"
               + " the final count; the run publishes at --rate, so a step that keeps up shows about"
               + " the rate and a slower one shows its ceiling on this machine.",
-          "CPU-s per 100k events: CPU time between the same two polls, per 100,000 rows: the"
-              + " pipeline is this JVM's process CPU less the publisher's and the poller's threads"
-              + " (engine, Beam, our code, GC, JIT); each emulator is its process tree.",
+          "CPU-s per 100k events: "
+              + SteadyWindow.DEFINITION
+              + " The pipeline is this JVM's process CPU less the publisher's and the poller's"
+              + " threads (engine, Beam, our code, GC, JIT); each emulator is its process tree.",
           "Bytes per element: the mean encoded size of the collection handed to BigQueryIO (the"
               + " step's format, with its coder), over the first 1,000 generated events.",
           "Exchanged bytes per input byte: bytes Flink's tasks wrote into data exchanges (every"
               + " shuffle) over the Thrift payload bytes published; on the DirectRunner, n/a.",
           "Latency: from the event's creation to its row being sent to the emulator, for events"
               + " created after the first 10 s (warm-up); p50 and p99; ? when no event was created"
-              + " after the warm-up (a run shorter than it).");
+              + " after the warm-up (a run shorter than it).",
+          "Of ceiling: sustained events/s as a share of this machine's bare Storage Write append"
+              + " ceiling at "
+              + MachineCeilings.APPEND_ROWS
+              + " rows per request, "
+              + MachineCeilings.HOW
+              + " n/a with --no-ceilings.");
 
   private final List<StepFigures> steps;
   private final String setting;
   private final String sourceServer;
+  private final @Nullable MachineCeilings ceilings;
 
   /** A comparison of runs through the Pub/Sub emulator. */
   public CompareReport(List<StepFigures> steps, String setting) {
@@ -44,9 +54,27 @@ public final class CompareReport {
    *     emulator" or "Kafka broker"
    */
   public CompareReport(List<StepFigures> steps, String setting, String sourceServer) {
+    this(steps, setting, sourceServer, null);
+  }
+
+  /**
+   * @param ceilings this machine's bare emulator ceilings, measured in the same run; null when not
+   *     measured
+   */
+  public CompareReport(
+      List<StepFigures> steps,
+      String setting,
+      String sourceServer,
+      @Nullable MachineCeilings ceilings) {
     this.steps = List.copyOf(steps);
     this.setting = setting;
     this.sourceServer = sourceServer;
+    this.ceilings = ceilings;
+  }
+
+  /** {@code rows/s} of a step as a share of the append ceiling, or n/a. */
+  private String ofCeiling(StepFigures f) {
+    return format(ceilings == null ? null : ceilings.ofAppendCeiling(f.sustainedEventsPerSec()), 2);
   }
 
   public List<StepFigures> steps() {
@@ -57,13 +85,17 @@ public final class CompareReport {
   public String table() {
     StringBuilder s = new StringBuilder();
     s.append("\n=== Tuning steps compared: ").append(setting).append(" ===\n");
+    if (ceilings != null) {
+      s.append(ceilings.describe()).append('\n');
+    }
     s.append(
         String.format(
-            "%-4s %-52s %-6s %10s %10s %10s %10s %8s %9s %8s %8s%n",
+            "%-4s %-52s %-6s %10s %8s %10s %10s %10s %8s %9s %8s %8s%n",
             "step",
             "configuration",
             "result",
             "events/s",
+            "of ceil.",
             "pipe CPU",
             sourceServer.startsWith("Kafka") ? "Kafka CPU" : "PS CPU",
             "BQ CPU",
@@ -74,11 +106,12 @@ public final class CompareReport {
     for (StepFigures f : steps) {
       s.append(
           String.format(
-              "%-4d %-52s %-6s %10s %10s %10s %10s %8s %9s %8s %8s%n",
+              "%-4d %-52s %-6s %10s %8s %10s %10s %10s %8s %9s %8s %8s%n",
               f.step(),
               truncate(f.describe(), 52),
               f.ok() ? "OK" : "FAILED",
               format(f.sustainedEventsPerSec(), 0),
+              ofCeiling(f),
               format(f.pipelineCpuPer100k(), 1),
               format(f.sourceCpuPer100k(), 1),
               format(f.bigqueryCpuPer100k(), 1),
@@ -114,11 +147,15 @@ public final class CompareReport {
         .append("h2{font-size:18px;margin-bottom:4px}p.how{font-size:13px;color:#555;margin:2px 0}")
         .append("</style></head><body>\n");
     h.append("<h1>Tuning steps compared</h1>\n<p>").append(escape(setting)).append("</p>\n");
+    if (ceilings != null) {
+      h.append("<p>").append(escape(ceilings.describe())).append("</p>\n");
+    }
     // Widths that fit the longest header word of each column at 900 px; the configuration wraps.
     h.append("<div class=\"steps\"><table><colgroup><col style=\"width:5%\">")
         .append("<col style=\"width:21%\"><col style=\"width:6%\">")
-        .append("<col span=\"8\" style=\"width:8.5%\"></colgroup>\n")
+        .append("<col span=\"9\" style=\"width:7.5%\"></colgroup>\n")
         .append("<tr><th>step</th><th>configuration</th><th>result</th><th>events/s</th>")
+        .append("<th>of append ceiling</th>")
         .append("<th>pipeline CPU-s /100k</th><th>")
         .append(escape(sourceServer.replace("emulator", "emul.")))
         .append(" CPU-s /100k</th>")
@@ -133,6 +170,8 @@ public final class CompareReport {
           .append(f.ok() ? ">OK" : " class=\"failed\">FAILED")
           .append("</td><td>")
           .append(format(f.sustainedEventsPerSec(), 0))
+          .append("</td><td>")
+          .append(ofCeiling(f))
           .append("</td><td>")
           .append(format(f.pipelineCpuPer100k(), 1))
           .append("</td><td>")
@@ -149,7 +188,7 @@ public final class CompareReport {
           .append(f.latencyP99Millis() == null ? "?" : f.latencyP99Millis())
           .append("</td></tr>\n");
     }
-    h.append("</table></div>\n");
+    h.append("</table></div>\n<p class=\"how\">").append(escape(HOW.get(5))).append("</p>\n");
     h.append(
         chart(
             "Sustained events/s (higher is better)",

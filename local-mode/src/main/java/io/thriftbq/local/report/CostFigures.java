@@ -6,12 +6,13 @@ import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.latency.HandOffLatencyProbe;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.RunCosts;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.stack.LoopbackHttp;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -24,6 +25,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param source which server carried the events, and so the key of its CPU figure
  * @param bigqueryRequests the requests that carried rows to the emulator; null when there were none
  * @param cpuMeasured false when the pipeline's CPU could not be told apart (generator pipeline)
+ * @param cpuWindow the steady window the CPU figures were taken over ({@link SteadyWindow}); null
+ *     when the run was too short for one (and then every CPU figure is null)
  * @param sourceCpuPer100k the Pub/Sub emulator's or the Kafka broker's, as {@code source} says
  * @param exchangedBytesPerInputByte null when the engine does not count exchanged bytes
  * @param exchangedBytesByTask bytes each sending task serialized, with {@code
@@ -34,6 +37,7 @@ public record CostFigures(
     @Nullable Double encodedBytesPerElement,
     @Nullable BigQueryRequests bigqueryRequests,
     boolean cpuMeasured,
+    @Nullable CpuWindow cpuWindow,
     @Nullable Double pipelineCpuPer100k,
     @Nullable Double sourceCpuPer100k,
     @Nullable Double bigqueryCpuPer100k,
@@ -44,6 +48,11 @@ public record CostFigures(
   private static final String BIGQUERY_REQUESTS = "bigquery_requests";
   private static final String PIPELINE_CPU = "pipeline_cpu_sec_per_100k_events";
   private static final String BIGQUERY_EMULATOR_CPU = "bigquery_emulator_cpu_sec_per_100k_events";
+  private static final String CPU_HOW = "cpu_how";
+  private static final String CPU_WINDOW = "cpu_window";
+  private static final String FROM_SEC = "from_sec";
+  private static final String TO_SEC = "to_sec";
+  private static final String EVENTS = "events";
   private static final String EXCHANGED_BYTES_PER_INPUT_BYTE = "exchanged_bytes_per_input_byte";
   private static final String EXCHANGED_BYTES_BY_SENDING_TASK = "exchanged_bytes_by_sending_task";
   private static final String REQUEST_COUNT = "count";
@@ -51,6 +60,27 @@ public record CostFigures(
 
   /** The requests (appends or inserts) that carried rows to the emulator. */
   public record BigQueryRequests(long count, double rowsPerRequest) {}
+
+  /**
+   * The steady window, in seconds since the ingestion pipeline was started, and the events (rows
+   * and dead letters) that became visible in it.
+   */
+  public record CpuWindow(double fromSec, double toSec, long events) {
+    static CpuWindow of(SteadyWindow window) {
+      return new CpuWindow(
+          ReportFigures.round(window.first().elapsedMillis() / 1000.0),
+          ReportFigures.round(window.last().elapsedMillis() / 1000.0),
+          window.events());
+    }
+  }
+
+  /** How the CPU figures were measured: the steady window, then what each process's CPU is. */
+  static final String CPU_HOW_TEXT =
+      "CPU seconds per 100,000 rows written or dead-lettered. "
+          + SteadyWindow.DEFINITION
+          + " Pipeline: this JVM's process CPU time less the publisher's and the poller's"
+          + " threads (the engine, Beam, our code, GC and JIT); emulators and broker: each"
+          + " process with its children, including the poller's queries.";
 
   public CostFigures {
     exchangedBytesByTask = Collections.unmodifiableMap(new TreeMap<>(exchangedBytesByTask));
@@ -67,7 +97,8 @@ public record CostFigures(
   static CostFigures of(RunResult result) {
     Progress progress = result.progress();
     HandOffLatencyProbe.HandOffRequests requests = result.bigqueryRequests();
-    List<RunCosts.Sample> samples = progress.costsMeasured() ? progress.costs() : List.of();
+    Optional<SteadyWindow> window =
+        progress.costsMeasured() ? SteadyWindow.of(progress) : Optional.empty();
     boolean exchanged = result.exchangedBytes() != null && result.payloadBytesPublished() > 0;
     return new CostFigures(
         ReportFigures.sourceKind(result.source()),
@@ -79,9 +110,10 @@ public record CostFigures(
                 requests.requests(), ReportFigures.round(requests.rowsPerRequest()))
             : null,
         progress.costsMeasured(),
-        per100k(samples, RunCosts.Sample::pipelineCpu),
-        per100k(samples, RunCosts.Sample::sourceCpu),
-        per100k(samples, RunCosts.Sample::bigqueryCpu),
+        window.map(CpuWindow::of).orElse(null),
+        per100k(window, RunCosts.Sample::pipelineCpu),
+        per100k(window, RunCosts.Sample::sourceCpu),
+        per100k(window, RunCosts.Sample::bigqueryCpu),
         exchanged
             ? ReportFigures.round((double) result.exchangedBytes() / result.payloadBytesPublished())
             : null,
@@ -89,9 +121,49 @@ public record CostFigures(
   }
 
   private static @Nullable Double per100k(
-      List<RunCosts.Sample> samples, ToDoubleFunction<RunCosts.Sample> cpu) {
-    Double value = samples.isEmpty() ? null : RunCosts.perHundredThousandRows(samples, cpu);
+      Optional<SteadyWindow> window, ToDoubleFunction<RunCosts.Sample> cpu) {
+    Double value = window.map(w -> w.perHundredThousandEvents(cpu)).orElse(null);
     return value == null ? null : ReportFigures.round(value);
+  }
+
+  /**
+   * The text report's lines: the figures ({@code ?} when the run could not measure them, {@code -}
+   * when it was too short for a steady window), the requests to BigQuery and the CPU window.
+   */
+  String format() {
+    String noCpu = cpuMeasured ? "-" : "?";
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            "Cost              pipeline %s CPU-s, %s %s, BigQuery emulator %s"
+                + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
+            orElse(pipelineCpuPer100k, noCpu),
+            source.serverName(),
+            orElse(sourceCpuPer100k, noCpu),
+            orElse(bigqueryCpuPer100k, noCpu),
+            orElse(encodedBytesPerElement, "?"),
+            orElse(exchangedBytesPerInputByte, "n/a")));
+    if (bigqueryRequests != null) {
+      s.append(
+          String.format(
+              "  to BigQuery: %d requests, %s rows per request%n",
+              bigqueryRequests.count(), bigqueryRequests.rowsPerRequest()));
+    }
+    if (cpuMeasured) {
+      s.append(
+          cpuWindow == null
+              ? "  CPU window: none, the run was too short for a steady window\n"
+              : String.format(
+                  "  CPU window: %s .. %s s after the pipeline started, %d events%n",
+                  cpuWindow.fromSec(), cpuWindow.toSec(), cpuWindow.events()));
+      s.append("  ").append(SteadyWindow.DEFINITION).append('\n');
+    }
+    return s.toString();
+  }
+
+  /** A figure as the JSON writes it, or {@code missing} when there is none. */
+  private static String orElse(@Nullable Double figure, String missing) {
+    return figure == null ? missing : figure.toString();
   }
 
   ObjectNode toJson() {
@@ -117,13 +189,13 @@ public record CostFigures(
       ReportFigures.putIfMeasured(json, PIPELINE_CPU, pipelineCpuPer100k);
       ReportFigures.putIfMeasured(json, sourceCpuKey(source), sourceCpuPer100k);
       ReportFigures.putIfMeasured(json, BIGQUERY_EMULATOR_CPU, bigqueryCpuPer100k);
-      json.put(
-          "cpu_how",
-          "CPU seconds per 100,000 rows written or dead-lettered, between the first once-a-second"
-              + " poll that saw rows and the poll that saw every event (start-up left out);"
-              + " pipeline: this JVM's process CPU time less the publisher's and the poller's"
-              + " threads (the engine, Beam, our code, GC and JIT); emulators and broker: each"
-              + " process with its children, including the poller's queries");
+      if (cpuWindow != null) {
+        json.putObject(CPU_WINDOW)
+            .put(FROM_SEC, cpuWindow.fromSec())
+            .put(TO_SEC, cpuWindow.toSec())
+            .put(EVENTS, cpuWindow.events());
+      }
+      json.put(CPU_HOW, CPU_HOW_TEXT);
     }
     if (exchangedBytesPerInputByte != null) {
       json.put(EXCHANGED_BYTES_PER_INPUT_BYTE, exchangedBytesPerInputByte);
@@ -141,6 +213,7 @@ public record CostFigures(
   /** The figures of a report's {@code costs}, for a run through {@code source}. */
   static CostFigures fromJson(JsonNode json, SourceKind source) {
     JsonNode requests = json.path(BIGQUERY_REQUESTS);
+    JsonNode window = json.path(CPU_WINDOW);
     Map<String, Long> byTask = new TreeMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it =
             json.path(EXCHANGED_BYTES_BY_SENDING_TASK).fields();
@@ -155,7 +228,13 @@ public record CostFigures(
             ? new BigQueryRequests(
                 requests.path(REQUEST_COUNT).asLong(), requests.path(ROWS_PER_REQUEST).asDouble())
             : null,
-        json.has("cpu_how"),
+        json.has(CPU_HOW),
+        window.isObject()
+            ? new CpuWindow(
+                window.path(FROM_SEC).asDouble(),
+                window.path(TO_SEC).asDouble(),
+                window.path(EVENTS).asLong())
+            : null,
         ReportFigures.number(json.path(PIPELINE_CPU)),
         ReportFigures.number(json.path(sourceCpuKey(source))),
         ReportFigures.number(json.path(BIGQUERY_EMULATOR_CPU)),

@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.profile.ComponentTable;
+import io.thriftbq.local.profile.PipelineProfile;
 import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.ChangeStateCheck;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.IdFieldCheck;
 import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
 import io.thriftbq.local.stack.LoopbackHttp;
 import java.io.IOException;
@@ -93,7 +96,10 @@ public final class LocalReport {
   /** Latencies of events created after the warm-up ({@link LocalRun#WARMUP_MILLIS}). */
   public long[] steadyLatencySamples = new long[0];
 
-  /** The measured figures: throughput, costs, latency. */
+  /** What the run was configured to do, as the report's {@code configuration} holds it. */
+  public RunConfiguration configuration;
+
+  /** The measured figures: throughput, costs, latency, the profile. */
   public ReportFigures figures;
 
   public ObjectNode json;
@@ -164,6 +170,7 @@ public final class LocalReport {
     }
     report.tables = TableReport.of(result, report);
     report.judge(idField);
+    report.configuration = RunConfiguration.of(result);
     report.figures = ReportFigures.of(result);
     report.json = ReportJson.of(report, result);
     return report;
@@ -256,35 +263,36 @@ public final class LocalReport {
             + "\n");
   }
 
-  /** What the events went through, from the configuration's source names. */
-  private static String sourceLine(JsonNode configuration) {
-    if ("kafka".equals(configuration.path("source").asText())) {
+  /** What the events went through, from the source's names. */
+  private static String sourceLine(RunConfiguration configuration) {
+    Map<String, String> source = configuration.source();
+    if (configuration.sourceKind() == SourceKind.KAFKA) {
       return String.format(
           "Kafka topic %s (%s partitions) at %s, consumer group %s",
-          configuration.path("topic").asText(),
-          configuration.path("partitions").asText(),
-          configuration.path("bootstrap_servers").asText(),
-          configuration.path("consumer_group").asText());
+          source.get(EventSource.TOPIC),
+          source.get(EventSource.PARTITIONS),
+          source.get(EventSource.BOOTSTRAP_SERVERS),
+          source.get(EventSource.CONSUMER_GROUP));
     }
     return String.format(
         "Pub/Sub topic %s, subscription %s",
-        configuration.path("topic").asText(), configuration.path("subscription").asText());
+        source.get(EventSource.TOPIC), source.get(EventSource.SUBSCRIPTION));
   }
 
   /** The human-readable report. */
   public String format() {
     StringBuilder s = new StringBuilder();
-    JsonNode c = json.path("configuration");
+    RunConfiguration c = configuration;
     s.append("\n=== Local run report: step ")
-        .append(step)
+        .append(c.step())
         .append(" (")
-        .append(c.path("write_method").asText())
+        .append(c.writeMethod())
         .append(" + ")
-        .append(c.path("format").asText())
+        .append(c.format())
         .append(", ")
-        .append(c.path("extra_setting").asText())
+        .append(c.extraSetting())
         .append(") ===\n");
-    s.append(String.format("Engine            %s%n", c.path("runner").asText()));
+    s.append(String.format("Engine            %s%n", c.runner()));
     s.append(String.format("Source            %s%n", sourceLine(c)));
     s.append(
         String.format(
@@ -331,34 +339,17 @@ public final class LocalReport {
             t.peakWindow()));
     s.append("  sustained: ").append(Throughput.SUSTAINED_HOW).append('\n');
     s.append("  peak: ").append(Throughput.PEAK_HOW).append('\n');
-    CostFigures cost = figures.costs();
-    s.append(
-        String.format(
-            "Cost              pipeline %s CPU-s, %s %s, BigQuery emulator %s"
-                + " per 100k events; %s bytes per element; %s bytes exchanged per input byte%n",
-            orElse(cost.pipelineCpuPer100k(), "?"),
-            cost.source().serverName(),
-            orElse(cost.sourceCpuPer100k(), "?"),
-            orElse(cost.bigqueryCpuPer100k(), "?"),
-            orElse(cost.encodedBytesPerElement(), "?"),
-            orElse(cost.exchangedBytesPerInputByte(), "n/a")));
-    CostFigures.BigQueryRequests requests = cost.bigqueryRequests();
-    if (requests != null) {
+    s.append(figures.costs().format());
+    PipelineProfile profile = figures.profile();
+    if (profile != null) {
       s.append(
           String.format(
-              "  to BigQuery: %d requests, %s rows per request%n",
-              requests.count(), requests.rowsPerRequest()));
-    }
-    JsonNode profile = json.path(ComponentTable.REPORT_KEY).path("window");
-    if (profile.has("groups")) {
-      s.append(
-          String.format(
-              "Pipeline CPU      %s µs per event by component (%s execution samples; details in"
+              "Pipeline CPU      %s µs per event by component (%d execution samples; details in"
                   + " the JSON report, %s):%n",
-              profile.path("us_per_event").asText(),
-              profile.path("execution_samples").asText(),
-              ComponentTable.REPORT_KEY));
-      s.append(ComponentTable.byGroup(profile));
+              profile.window().usPerEvent(),
+              profile.window().executionSamples(),
+              PipelineProfile.KEY));
+      s.append(ComponentTable.byGroup(profile.window()));
     }
     LatencyFigures l = figures.latency();
     String warmUp = " created >= " + RunResult.WARMUP_MILLIS / 1000 + " s after start";

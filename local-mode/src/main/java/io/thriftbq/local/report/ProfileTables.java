@@ -3,6 +3,7 @@ package io.thriftbq.local.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.thriftbq.local.profile.ComponentTable;
+import io.thriftbq.local.profile.PipelineProfile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -24,21 +25,22 @@ public final class ProfileTables {
       System.exit(2);
     }
     JsonNode report = new ObjectMapper().readTree(Path.of(args[0]).toFile());
-    JsonNode profile = report.path(ComponentTable.REPORT_KEY);
-    if (!profile.has("window")) {
-      System.err.println(
-          args[0] + " has no " + ComponentTable.REPORT_KEY + " (run with --profile)");
+    ReportFigures figures = ReportFigures.fromJson(report);
+    PipelineProfile profile = figures.profile();
+    if (profile == null) {
+      System.err.println(args[0] + " has no " + PipelineProfile.KEY + " (run with --profile)");
       System.exit(1);
+      return;
     }
-    Double pipelineCpu = ReportFigures.fromJson(report).costs().pipelineCpuPer100k();
+    Double pipelineCpu = figures.costs().pipelineCpuPer100k();
     System.out.printf(
         Locale.ROOT,
-        "local mode's own figure: pipeline %.1f µs of CPU per event (RunCosts)%n",
+        "local mode's own figure: pipeline %.1f µs of CPU per event (steady window)%n",
         (pipelineCpu == null ? Double.NaN : pipelineCpu) * 10);
-    System.out.print(ComponentTable.full(profile.path("window")));
-    if (profile.has("second_half")) {
+    System.out.print(ComponentTable.full(profile.window()));
+    if (profile.secondHalf() != null) {
       System.out.println("\nsecond half of the window:");
-      System.out.print(ComponentTable.full(profile.path("second_half")));
+      System.out.print(ComponentTable.full(profile.secondHalf()));
     }
   }
 }

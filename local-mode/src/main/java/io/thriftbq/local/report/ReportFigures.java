@@ -3,22 +3,33 @@ package io.thriftbq.local.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.config.SourceKind;
+import io.thriftbq.local.profile.PipelineProfile;
 import io.thriftbq.local.result.RunResult;
+import io.thriftbq.local.source.EventSource;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A run's measured figures, as values: what the JSON report's {@code throughput}, {@code costs} and
- * {@code latency_ms} objects are written from, and what the text report and the step comparison
- * read. Each part owns its JSON keys ({@link ThroughputFigures}, {@link CostFigures}, {@link
- * LatencyFigures}), so each key is spelled once.
+ * A run's measured figures, as values: what the JSON report's {@code throughput}, {@code costs},
+ * {@code latency_ms} and {@code pipeline_cpu_by_component} objects are written from, and what the
+ * text report and the step comparison read. Each part owns its JSON keys ({@link
+ * ThroughputFigures}, {@link CostFigures}, {@link LatencyFigures}, {@link PipelineProfile}), so
+ * each key is spelled once.
+ *
+ * @param profile the pipeline's CPU by component; null when the run was not profiled
  */
 public record ReportFigures(
-    ThroughputFigures throughput, CostFigures costs, LatencyFigures latency) {
+    ThroughputFigures throughput,
+    CostFigures costs,
+    LatencyFigures latency,
+    @Nullable PipelineProfile profile) {
 
   static ReportFigures of(RunResult result) {
     return new ReportFigures(
-        ThroughputFigures.of(result), CostFigures.of(result), LatencyFigures.of(result));
+        ThroughputFigures.of(result),
+        CostFigures.of(result),
+        LatencyFigures.of(result),
+        result.cpuByComponent());
   }
 
   /** The figures of a JSON report (as {@code --report} writes it), for tools that read one back. */
@@ -26,24 +37,25 @@ public record ReportFigures(
     return new ReportFigures(
         ThroughputFigures.fromJson(report.path(ThroughputFigures.KEY)),
         CostFigures.fromJson(
-            report.path(CostFigures.KEY), sourceKind(report.path("configuration"))),
-        LatencyFigures.fromJson(report.path(LatencyFigures.KEY)));
+            report.path(CostFigures.KEY),
+            RunConfiguration.fromJson(report.path(RunConfiguration.KEY)).sourceKind()),
+        LatencyFigures.fromJson(report.path(LatencyFigures.KEY)),
+        PipelineProfile.fromJson(report.path(PipelineProfile.KEY)));
   }
 
   /**
-   * Which server carried a run's events, from its source's names ({@link
-   * io.thriftbq.local.source.EventSource#describe()}): anything but Kafka is Pub/Sub, as in reports
-   * written before the source was named.
+   * Which server carried a run's events, from its source's names ({@link EventSource#describe()}):
+   * anything but Kafka is Pub/Sub, as in reports written before the source was named.
    */
   static SourceKind sourceKind(Map<String, String> source) {
-    return "kafka".equals(source.get("source")) ? SourceKind.KAFKA : SourceKind.PUBSUB;
+    return SourceKind.KAFKA.flagValue().equals(source.get(EventSource.SOURCE))
+        ? SourceKind.KAFKA
+        : SourceKind.PUBSUB;
   }
 
   /** The same, from a JSON report's {@code configuration}. */
   static SourceKind sourceKind(JsonNode configuration) {
-    return "kafka".equals(configuration.path("source").asText())
-        ? SourceKind.KAFKA
-        : SourceKind.PUBSUB;
+    return RunConfiguration.fromJson(configuration).sourceKind();
   }
 
   /** One decimal: every figure the report writes is rounded so. */

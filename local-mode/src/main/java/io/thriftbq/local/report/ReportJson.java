@@ -2,15 +2,12 @@ package io.thriftbq.local.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.thriftbq.local.config.LocalRunConfig;
-import io.thriftbq.local.config.RunTables;
-import io.thriftbq.local.profile.ComponentTable;
+import io.thriftbq.local.profile.PipelineProfile;
 import io.thriftbq.local.progress.ProgressSample;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.stack.LoopbackHttp;
-import java.util.List;
 import java.util.TreeMap;
 
 /**
@@ -27,7 +24,7 @@ final class ReportJson {
     report.problems.forEach(problemsNode::add);
     ArrayNode warningsNode = root.putArray("warnings");
     report.warnings.forEach(warningsNode::add);
-    putConfiguration(root.putObject("configuration"), report, result);
+    root.set(RunConfiguration.KEY, report.configuration.toJson());
 
     ObjectNode published = root.putObject("published");
     published.put("events", report.eventsPublished);
@@ -76,8 +73,9 @@ final class ReportJson {
 
     root.set(ThroughputFigures.KEY, report.figures.throughput().toJson());
     root.set(CostFigures.KEY, report.figures.costs().toJson());
-    if (result.cpuByComponent() != null) {
-      root.set(ComponentTable.REPORT_KEY, result.cpuByComponent().toJson());
+    PipelineProfile profile = report.figures.profile();
+    if (profile != null) {
+      root.set(PipelineProfile.KEY, profile.toJson());
     }
     root.set(LatencyFigures.KEY, report.figures.latency().toJson());
 
@@ -106,47 +104,5 @@ final class ReportJson {
       }
     }
     return root;
-  }
-
-  private static void putConfiguration(
-      ObjectNode configuration, LocalReport report, RunResult result) {
-    LocalRunConfig config = result.config();
-    configuration.put("step", report.step);
-    configuration.put("write_method", config.step().writeMethod().name());
-    configuration.put("format", config.format().name());
-    configuration.put("extra_setting", config.step().extraSetting());
-    ArrayNode replaced = configuration.putArray("step_settings_replaced_by_ingest_args");
-    config.replacedStepFlags().forEach(replaced::add);
-    Integer frequency =
-        config.step().effectiveTriggeringFrequencySec(config.triggeringFrequencySec());
-    if (frequency != null) {
-      configuration.put("triggering_frequency_sec", frequency);
-    }
-    configuration.put("exactly_once", report.exactlyOnce);
-    configuration.put("runner", config.engine().describe());
-    configuration.put("direct_runner_checks", config.directRunnerChecks());
-    configuration.put("events", config.events());
-    configuration.put("rate_per_sec", config.rate());
-    configuration.put("records_per_message", config.recordsPerMessage());
-    configuration.put(
-        "publisher",
-        config.generatorPipeline()
-            ? "generator pipeline (DirectRunner, bounded: publishes at its end)"
-            : "paced in-process publisher using the generator's core");
-    configuration.put("seed", config.seed());
-    result.source().forEach(configuration::put);
-    List<String> eventTables = result.tables().eventTables();
-    if (eventTables.size() == 1) {
-      configuration.put("table", result.tableNames().get(eventTables.get(0)));
-    }
-    ArrayNode tables = configuration.putArray("tables");
-    for (RunTables.Table table : result.tables().all()) {
-      tables
-          .addObject()
-          .put("name", result.tableNames().get(table.name()))
-          .put("kind", table.kind().name());
-    }
-    ArrayNode args = configuration.putArray("ingestion_args");
-    result.ingestionArgs().forEach(args::add);
   }
 }

@@ -1,8 +1,6 @@
 package io.thriftbq.local.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.local.config.TuningStep;
-import io.thriftbq.local.profile.ComponentTable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -57,14 +55,8 @@ public record StepFigures(
         costs.exchangedBytesPerInputByte(),
         steady.measured() ? steady.p50() : null,
         steady.measured() ? steady.p99() : null,
-        groupShares(report.json.path(ComponentTable.REPORT_KEY).path("window").path("groups")));
-  }
-
-  private static Map<String, Double> groupShares(JsonNode groups) {
-    Map<String, Double> shares = new LinkedHashMap<>();
-    for (JsonNode group : groups) {
-      shares.put(group.path("group").asText(), group.path("share").asDouble());
-    }
-    return shares;
+        report.figures.profile() == null
+            ? Map.of()
+            : report.figures.profile().window().shareByGroup());
   }
 }

@@ -18,7 +18,7 @@ import io.thriftbq.local.profile.PipelineProfiler;
 import io.thriftbq.local.progress.PipelineMetrics;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressFollower;
-import io.thriftbq.local.progress.RunCosts;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.report.LocalReport;
 import io.thriftbq.local.result.ChangeStateCheck;
 import io.thriftbq.local.result.DeadLetterContents;
@@ -227,23 +227,23 @@ public final class LocalRun {
   }
 
   /**
-   * Stops the profiler and splits the pipeline's CPU over the window of the run's CPU figures and
-   * its second half; null without a profiler, or when it cannot (said, but the run is not failed
-   * for it: the profile describes the run, it does not judge it).
+   * Stops the profiler and splits the pipeline's CPU over the steady window of the run's CPU
+   * figures and its second half; null without a profiler, or when it cannot (said, but the run is
+   * not failed for it: the profile describes the run, it does not judge it).
    */
   private @Nullable PipelineProfile cpuByComponent(
       @Nullable PipelineProfiler profiler, Progress progress) {
     if (profiler == null) {
       return null;
     }
-    Optional<RunCosts.Window> whole = RunCosts.window(progress.costs());
+    Optional<SteadyWindow> whole = SteadyWindow.of(progress);
     if (whole.isEmpty()) {
-      out.println("--profile: no CPU window (no rows were counted), so no profile");
+      out.println("--profile: the run was too short for a steady window, so no profile");
       return null;
     }
     List<PipelineProfiler.Window> windows = new ArrayList<>();
     windows.add(profileWindow(whole.get()));
-    RunCosts.secondHalf(progress.costs()).ifPresent(w -> windows.add(profileWindow(w)));
+    windows.add(profileWindow(whole.get().secondHalf(progress.costs())));
     Path keep = null;
     if (config.reportFile() != null) {
       String name = config.reportFile().getFileName().toString().replaceFirst("\\.json$", "");
@@ -255,7 +255,7 @@ public final class LocalRun {
         out.println("--profile: the profiler missed the window's polls, so no profile");
         return null;
       }
-      return new PipelineProfile(
+      return PipelineProfile.of(
           splits.get(0), splits.size() > 1 ? splits.get(1) : null, PipelineProfiler.jvmSetup());
     } catch (IOException e) {
       out.println("--profile: reading the recording failed: " + e);
@@ -263,9 +263,9 @@ public final class LocalRun {
     }
   }
 
-  private static PipelineProfiler.Window profileWindow(RunCosts.Window window) {
+  private static PipelineProfiler.Window profileWindow(SteadyWindow window) {
     return new PipelineProfiler.Window(
-        window.first().elapsedMillis(), window.last().elapsedMillis(), window.rows());
+        window.first().elapsedMillis(), window.last().elapsedMillis(), window.events());
   }
 
   /** Each generated event's type, as the publisher (and the generator pipeline) chooses it. */

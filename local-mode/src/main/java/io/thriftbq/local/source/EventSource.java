@@ -43,8 +43,17 @@ public interface EventSource extends AutoCloseable {
   /** Publishes {@code messages} in order; returns once the source has accepted all of them. */
   void publish(List<SourceMessage> messages) throws IOException;
 
+  /** The keys of {@link #describe()}, which the report's configuration has as they are. */
+  String SOURCE = "source";
+
+  String TOPIC = "topic";
+  String SUBSCRIPTION = "subscription";
+  String PARTITIONS = "partitions";
+  String CONSUMER_GROUP = "consumer_group";
+  String BOOTSTRAP_SERVERS = "bootstrap_servers";
+
   /**
-   * What the report names as the run's source: {@code source} ({@code pubsub} or {@code kafka})
+   * What the report names as the run's source: {@link #SOURCE} ({@code pubsub} or {@code kafka})
    * first, then the names a user would look for (Pub/Sub: topic and subscription paths; Kafka:
    * topic, partitions, consumer group, bootstrap servers).
    */

@@ -2,6 +2,7 @@ package io.thriftbq.local.source;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.ingest.schema.MetadataColumn;
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.KafkaBroker;
 import java.io.IOException;
@@ -196,11 +197,11 @@ public final class KafkaSource implements EventSource {
   @Override
   public Map<String, String> describe() {
     Map<String, String> names = new LinkedHashMap<>();
-    names.put("source", "kafka");
-    names.put("topic", topic);
-    names.put("partitions", Integer.toString(partitions));
-    names.put("consumer_group", consumerGroup);
-    names.put("bootstrap_servers", broker.bootstrapServers());
+    names.put(SOURCE, SourceKind.KAFKA.flagValue());
+    names.put(TOPIC, topic);
+    names.put(PARTITIONS, Integer.toString(partitions));
+    names.put(CONSUMER_GROUP, consumerGroup);
+    names.put(BOOTSTRAP_SERVERS, broker.bootstrapServers());
     return names;
   }
 

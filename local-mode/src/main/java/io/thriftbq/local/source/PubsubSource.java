@@ -1,6 +1,7 @@
 package io.thriftbq.local.source;
 
 import io.thriftbq.ingest.schema.MetadataColumn;
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.stack.EmulatorStack;
 import io.thriftbq.local.stack.PubsubEmulator;
 import java.io.IOException;
@@ -86,9 +87,9 @@ public final class PubsubSource implements EventSource {
   @Override
   public Map<String, String> describe() {
     Map<String, String> names = new LinkedHashMap<>();
-    names.put("source", "pubsub");
-    names.put("topic", stack.pubsub().topicPath(topic));
-    names.put("subscription", stack.pubsub().subscriptionPath(subscription));
+    names.put(SOURCE, SourceKind.PUBSUB.flagValue());
+    names.put(TOPIC, stack.pubsub().topicPath(topic));
+    names.put(SUBSCRIPTION, stack.pubsub().subscriptionPath(subscription));
     return names;
   }
 

@@ -138,7 +138,8 @@ public class ComponentSplitTest {
 
   @Test
   public void theJsonGivesMicrosecondsPerEventAndSharesThatAddUp() {
-    JsonNode json = split().toJson(RULES);
+    SplitFigures figures = split().figures(RULES);
+    JsonNode json = figures.toJson();
     assertEquals(7000.0, json.path("us_per_event").asDouble(), 1e-9);
     assertEquals(1000, json.path("events").asLong());
     double groups = 0;
@@ -157,7 +158,8 @@ public class ComponentSplitTest {
             .findFirst()
             .orElseThrow();
     assertTrue(jit.path("by_thread_name").asBoolean());
-    String table = ComponentTable.full(json);
+    assertEquals(figures, SplitFigures.fromJson(json));
+    String table = ComponentTable.full(figures);
     assertTrue(table, table.contains("| jit | (by thread) | 28.6% | 2000.0 |"));
     assertTrue(table, table.contains("| **total** | | 100% | **7000.0** |"));
     // The publisher's thread is in no line of the table or of the thread list.

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.latency.HandOffLatencyProbe;
+import io.thriftbq.local.profile.PipelineProfile;
+import io.thriftbq.local.profile.SplitFigures;
 import io.thriftbq.local.progress.Progress;
 import io.thriftbq.local.progress.ProgressSample;
 import io.thriftbq.local.progress.RunCosts;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.result.DeadLetterContents;
 import io.thriftbq.local.result.EventTableContents;
 import io.thriftbq.local.result.RunResult;
@@ -66,6 +69,10 @@ public class ReportJsonKeysTest {
           "costs.bigquery_requests.how",
           "costs.bigquery_requests.rows_per_request",
           "costs.cpu_how",
+          "costs.cpu_window",
+          "costs.cpu_window.events",
+          "costs.cpu_window.from_sec",
+          "costs.cpu_window.to_sec",
           "costs.encoded_bytes_per_element",
           "costs.encoded_bytes_per_element_how",
           "costs.exchanged_bytes_by_sending_task",
@@ -155,12 +162,15 @@ public class ReportJsonKeysTest {
     JsonNode throughput = json.path("throughput");
     assertEquals(200.0, throughput.path("publish_events_per_sec").asDouble(), 0);
     assertEquals(5.0, throughput.path("publish_wall_sec").asDouble(), 0);
-    assertEquals(100.0, throughput.path("rows_per_sec_sustained").asDouble(), 0);
-    assertEquals(12.0, throughput.path("all_accounted_after_sec").asDouble(), 0);
+    assertEquals(40.0, throughput.path("rows_per_sec_sustained").asDouble(), 0);
+    assertEquals(27.0, throughput.path("all_accounted_after_sec").asDouble(), 0);
     JsonNode costs = json.path("costs");
     assertEquals(200.0, costs.path("pipeline_cpu_sec_per_100k_events").asDouble(), 0);
     assertEquals(50.0, costs.path("pubsub_emulator_cpu_sec_per_100k_events").asDouble(), 0);
     assertEquals(300.0, costs.path("bigquery_emulator_cpu_sec_per_100k_events").asDouble(), 0);
+    assertEquals(13.0, costs.path("cpu_window").path("from_sec").asDouble(), 0);
+    assertEquals(21.0, costs.path("cpu_window").path("to_sec").asDouble(), 0);
+    assertEquals(320, costs.path("cpu_window").path("events").asLong());
     assertEquals(123.5, costs.path("encoded_bytes_per_element").asDouble(), 0);
     assertEquals(2.5, costs.path("exchanged_bytes_per_input_byte").asDouble(), 0);
     assertEquals(4, costs.path("bigquery_requests").path("count").asLong());
@@ -187,10 +197,12 @@ public class ReportJsonKeysTest {
   @Test
   public void theTextReportShowsTheFigures() {
     String text = LocalReport.of(result("pubsub")).format();
-    assertContains(text, "published 200.0 events/s; ingestion 100.0 rows/s sustained");
+    assertContains(text, "published 200.0 events/s; ingestion 40.0 rows/s sustained");
     assertContains(text, "pipeline 200.0 CPU-s, Pub/Sub emulator 50.0, BigQuery emulator 300.0");
     assertContains(text, "123.5 bytes per element; 2.5 bytes exchanged per input byte");
     assertContains(text, "to BigQuery: 4 requests, 250.0 rows per request");
+    assertContains(text, "CPU window: 13.0 .. 21.0 s after the pipeline started, 320 events");
+    assertContains(text, SteadyWindow.DEFINITION);
     assertContains(text, "p50 500  p95 950  p99 990  max 1000  (1000 samples)");
     assertContains(text, "p50 750  p95 975  p99 995  max 1000  (500 samples created >= 10 s");
   }
@@ -213,7 +225,7 @@ public class ReportJsonKeysTest {
             "after_warmup", "after_warmup.meaning", "after_warmup.samples", "interval", "samples"),
         keyPaths(report.json.path("latency_ms")));
     String text = report.format();
-    assertContains(text, "published ? events/s; ingestion 100.0 rows/s sustained");
+    assertContains(text, "published ? events/s; ingestion 40.0 rows/s sustained");
     assertContains(text, "pipeline ? CPU-s, Pub/Sub emulator ?, BigQuery emulator ?");
     assertContains(text, "? bytes per element; n/a bytes exchanged per input byte");
     StepFigures figures = StepFigures.of(LocalRunConfig.defaults().step(), report);
@@ -225,10 +237,111 @@ public class ReportJsonKeysTest {
   }
 
   @Test
+  public void aRunTooShortForASteadyWindowHasNoCpuFigures() {
+    LocalReport report = LocalReport.of(result("pubsub", true, 100));
+    JsonNode costs = report.json.path("costs");
+    assertFalse(costs.has("pipeline_cpu_sec_per_100k_events"));
+    assertFalse(costs.has("cpu_window"));
+    assertEquals(CostFigures.CPU_HOW_TEXT, costs.path("cpu_how").asText());
+    String text = report.format();
+    assertContains(text, "pipeline - CPU-s, Pub/Sub emulator -, BigQuery emulator -");
+    assertContains(text, "CPU window: none, the run was too short for a steady window");
+    assertEquals(
+        null, StepFigures.of(LocalRunConfig.defaults().step(), report).pipelineCpuPer100k());
+  }
+
+  /** The profile section's keys, which benchmarks/profile-local.sh's tables read. */
+  private static final List<String> PROFILE_KEYS =
+      List.of(
+          "how",
+          "jvm_setup",
+          "second_half",
+          "window",
+          "window.components",
+          "window.components[]",
+          "window.components[].by_thread_name",
+          "window.components[].component",
+          "window.components[].group",
+          "window.components[].samples",
+          "window.components[].share",
+          "window.components[].us_per_event",
+          "window.cpu_sec",
+          "window.deciding_frames",
+          "window.deciding_frames.pubsub",
+          "window.deciding_frames.pubsub[]",
+          "window.deciding_frames.pubsub[].frame",
+          "window.deciding_frames.pubsub[].share",
+          "window.events",
+          "window.excluded_cpu_sec",
+          "window.execution_samples",
+          "window.from_epoch_ms",
+          "window.groups",
+          "window.groups[]",
+          "window.groups[].group",
+          "window.groups[].share",
+          "window.groups[].us_per_event",
+          "window.seconds",
+          "window.to_epoch_ms",
+          "window.top_threads",
+          "window.top_threads[]",
+          "window.top_threads[].component",
+          "window.top_threads[].cpu_sec",
+          "window.top_threads[].name",
+          "window.truncated_samples",
+          "window.truncated_samples.pubsub",
+          "window.us_per_event");
+
+  @Test
+  public void aProfiledRunWritesItsProfileUnderItsKeysAndReadsItBack() {
+    LocalReport report = LocalReport.of(result("pubsub", true, 40, profile()));
+    JsonNode json = report.json.path("pipeline_cpu_by_component");
+    List<String> keys = keyPaths(json);
+    keys.removeIf(k -> k.startsWith("second_half."));
+    assertEquals(PROFILE_KEYS, keys);
+    assertEquals(2000.0, json.path("window").path("us_per_event").asDouble(), 0);
+    assertEquals(PipelineProfile.HOW, json.path("how").asText());
+    assertEquals(report.figures.profile(), ReportFigures.fromJson(report.json).profile());
+    String text = report.format();
+    assertContains(
+        text, "Pipeline CPU      2000.0 µs per event by component (450 execution samples;");
+    assertContains(text, "     500.0 µs  25.0%  source client");
+    assertEquals(
+        List.of("source client", "engine"),
+        List.copyOf(
+            StepFigures.of(LocalRunConfig.defaults().step(), report)
+                .pipelineShareByGroup()
+                .keySet()));
+    assertEquals(
+        0.75,
+        StepFigures.of(LocalRunConfig.defaults().step(), report)
+            .pipelineShareByGroup()
+            .get("engine"),
+        0);
+  }
+
+  @Test
+  public void theConfigurationReadBackFromTheJsonIsTheOneWritten() {
+    for (String source : List.of("pubsub", "kafka")) {
+      LocalReport report = LocalReport.of(result(source));
+      RunConfiguration read = RunConfiguration.fromJson(report.json.path("configuration"));
+      assertEquals(report.configuration, read);
+      assertEquals(Map.of("source", source, "topic", "t", "subscription", "s"), read.source());
+      assertEquals(TABLE, read.table());
+    }
+    String text = LocalReport.of(result("pubsub")).format();
+    assertContains(text, "Source            Pub/Sub topic t, subscription s");
+  }
+
+  @Test
   public void theFiguresReadBackFromTheJsonAreTheOnesWritten() {
     for (RunResult result :
         List.of(
-            result("pubsub"), result("kafka"), result("pubsub", false), result("kafka", false))) {
+            result("pubsub"),
+            result("kafka"),
+            result("pubsub", false),
+            result("kafka", false),
+            result("pubsub", true, 100),
+            result("pubsub", true, 40, profile()))) {
       LocalReport report = LocalReport.of(result);
       assertEquals(report.figures, ReportFigures.fromJson(report.json));
     }
@@ -239,7 +352,7 @@ public class ReportJsonKeysTest {
     LocalReport report = LocalReport.of(result("kafka"));
     StepFigures figures = StepFigures.of(LocalRunConfig.defaults().step(), report);
     assertEquals(200.0, figures.publishedPerSec(), 0);
-    assertEquals(100.0, figures.sustainedEventsPerSec(), 0);
+    assertEquals(40.0, figures.sustainedEventsPerSec(), 0);
     assertEquals(200.0, figures.pipelineCpuPer100k(), 0);
     assertEquals(50.0, figures.sourceCpuPer100k(), 0);
     assertEquals(300.0, figures.bigqueryCpuPer100k(), 0);
@@ -256,8 +369,9 @@ public class ReportJsonKeysTest {
   }
 
   /**
-   * A run of 1,000 events that measured everything: 1,000 rows in 10 s after 2 s of start-up, CPU
-   * over those rows, latencies 1..1000 ms of which the last 500 after the warm-up.
+   * A run of 1,000 events that measured everything: 1,000 rows at 40 a second after 2 s of
+   * start-up, to 27 s (its steady window: 13..21 s, the publisher was done at 5 s), CPU over those
+   * rows, latencies 1..1000 ms of which the last 500 after the warm-up.
    */
   static RunResult result(String source) {
     return result(source, true);
@@ -265,11 +379,27 @@ public class ReportJsonKeysTest {
 
   /** With {@code measured} false: the same run, but nothing measured beyond the rows. */
   static RunResult result(String source, boolean measured) {
+    return result(source, measured, 40);
+  }
+
+  /**
+   * The same run, its rows visible at {@code rowsPerSecond}: at 100 a second it takes 10 s, too
+   * short for a steady window.
+   */
+  static RunResult result(String source, boolean measured, int rowsPerSecond) {
+    return result(source, measured, rowsPerSecond, null);
+  }
+
+  /** The same run, profiled when {@code profile} is given. */
+  static RunResult result(
+      String source, boolean measured, int rowsPerSecond, PipelineProfile profile) {
     LocalRunConfig config = LocalRunConfig.defaults().events(1000).table(TABLE);
     List<ProgressSample> timeline = new ArrayList<>();
     List<RunCosts.Sample> costs = new ArrayList<>();
-    for (int second = 0; second <= 12; second++) {
-      long rows = second < 2 ? 0 : (second - 2) * 100L;
+    long rows = 0;
+    int second = 0;
+    for (; rows < 1000; second++) {
+      rows = second < 2 ? 0 : Math.min(1000, (second - 2L) * rowsPerSecond);
       timeline.add(new ProgressSample(second * 1000L, rows, 0));
       // After start-up: 0.2 s of pipeline CPU, 0.05 of the source's, 0.3 of BigQuery's per 100
       // rows.
@@ -284,7 +414,7 @@ public class ReportJsonKeysTest {
             measured ? costs : List.of(),
             measured,
             5000,
-            measured ? 12_000 : -1,
+            measured ? (second - 1) * 1000L : -1,
             false,
             List.of(),
             1_700_000_000_000L);
@@ -344,8 +474,32 @@ public class ReportJsonKeysTest {
         null,
         Map.of(),
         Map.of(),
-        null,
+        profile,
         null);
+  }
+
+  /** A profile of the steady window: two groups, two components, a thread, a frame. */
+  static PipelineProfile profile() {
+    SplitFigures window =
+        new SplitFigures(
+            1_700_000_013_000L,
+            1_700_000_021_000L,
+            8.0,
+            320,
+            450,
+            0.64,
+            0.05,
+            2000.0,
+            List.of(
+                new SplitFigures.Group("source client", 500.0, 0.25),
+                new SplitFigures.Group("engine", 1500.0, 0.75)),
+            List.of(
+                new SplitFigures.Component("pubsub", "source client", 100, false, 500.0, 0.25),
+                new SplitFigures.Component("jit", "engine", 0, true, 1500.0, 0.75)),
+            List.of(new SplitFigures.TopThread("worker", 0.5, "pubsub")),
+            Map.of("pubsub", List.of(new SplitFigures.Frame("com.google.Pull.call", 1.0))),
+            Map.of("pubsub", 2L));
+    return new PipelineProfile("-XX:+DebugNonSafepoints", window, window);
   }
 
   private static List<String> keyPaths(JsonNode json) {
