@@ -144,6 +144,17 @@ public class ConversionBenchmark {
     }
   }
 
+  /** PROTO_MESSAGE through the codec tree alone: what the row would cost without the one pass. */
+  @State(Scope.Thread)
+  public static class ProtoMessagesThroughCodecTree {
+    EventConverter<EncodedRow> converter;
+
+    @Setup
+    public void setUp(Corpus corpus) {
+      converter = EventConverters.encodedRowsThroughCodecTree(corpus.config);
+    }
+  }
+
   // ---- the floor -------------------------------------------------------------------------------
 
   @Benchmark
@@ -284,6 +295,19 @@ public class ConversionBenchmark {
   @Benchmark
   public void wholePathProtoMessage(Corpus corpus, ProtoMessages format, Blackhole blackhole)
       throws Exception {
+    for (byte[] payload : corpus.events) {
+      blackhole.consume(format.converter.fromBytes(payload, METADATA).toByteArray());
+    }
+  }
+
+  /**
+   * {@link #wholePathProtoMessage} without the one-pass writer: the same bytes by the codec tree,
+   * the schema walk every other format uses. The ratio of the two is why the one-pass writer, a
+   * second walk, exists (docs/ARCHITECTURE.md).
+   */
+  @Benchmark
+  public void wholePathProtoMessageCodecTree(
+      Corpus corpus, ProtoMessagesThroughCodecTree format, Blackhole blackhole) throws Exception {
     for (byte[] payload : corpus.events) {
       blackhole.consume(format.converter.fromBytes(payload, METADATA).toByteArray());
     }

@@ -37,6 +37,21 @@ public final class EventConverters {
   }
 
   /**
+   * {@link #encodedRows} through the codec tree alone, without the one-pass writer: the same rows
+   * and dead letters, slower. It measures what the one-pass writer, a second walk of the schema,
+   * buys (ConversionBenchmark's {@code wholePathProtoMessageCodecTree}), and is the general path
+   * the differential tests compare that writer with.
+   */
+  public static EventConverter<EncodedRow> encodedRowsThroughCodecTree(ConverterConfig config) {
+    EventSchemas schemas = config.schemas();
+    return new ThriftRowConverter<>(
+            config,
+            schemas,
+            new ProtoMessageAssembler(schemas.tableSchema(), schemas.rowDescriptor(), null))
+        .withoutDirectWriter();
+  }
+
+  /**
    * {@link #encodedRows}, the one-pass writer appending {@code suffix}'s bytes to each row it
    * writes (change mode's pseudo-columns); rows of the general path come without them.
    */

@@ -81,7 +81,8 @@ public class DirectProtoWriterTest {
   public void sameBytesOrSameDeadLetterAsTheGeneralPath() {
     ConverterConfig config = config();
     ThriftRowConverter<EncodedRow, ?> fast = converter(config);
-    ThriftRowConverter<EncodedRow, ?> general = converter(config).withoutDirectWriter();
+    ThriftRowConverter<EncodedRow, ?> general =
+        (ThriftRowConverter<EncodedRow, ?>) EventConverters.encodedRowsThroughCodecTree(config);
     Random random = new Random(17);
     int valid = 0;
     for (boolean complete : new boolean[] {false, true}) {

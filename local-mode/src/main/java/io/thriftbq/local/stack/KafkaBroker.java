@@ -41,6 +41,9 @@ public final class KafkaBroker implements AutoCloseable {
           // The cheapest collector in CPU on 2 shared cores; its pauses on a small heap are a few
           // ms, nothing next to a local run's second-scale latencies.
           "-XX:+UseSerialGC",
+          // C1 alone, as the Pub/Sub emulator (PubsubEmulator.JVM_OPTIONS): a run lasts seconds to
+          // minutes, in which C2's compiling costs more CPU than the code it speeds up.
+          "-XX:TieredStopAtLevel=1",
           // An out-of-memory broker must die (and say so in its log), not limp on.
           "-XX:+ExitOnOutOfMemoryError",
           "-Djava.awt.headless=true");

@@ -14,6 +14,18 @@ import java.util.Map;
  * same port serves gRPC; Beam's PubsubIO uses the REST (JSON) client with {@code --pubsubRootUrl}.
  */
 public final class PubsubEmulator implements AutoCloseable {
+  /**
+   * The emulator JVM's flags, unless {@code CLOUD_PUBSUB_EMULATOR_OPTS} is set (then that is used
+   * as given, an empty value giving the JVM's defaults). A local run lasts seconds to minutes: with
+   * the JVM's default tiered compiler, C2 compiling the emulator's hot paths took more CPU than the
+   * emulator's own work (0.14 of 0.25 cores at the default 200 events/s, 35-75 s after start), so
+   * the emulator runs on C1 alone, with the cheapest collector on 2 shared cores. Measured in
+   * benchmarks/RESULTS.md section 15.
+   */
+  static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+  static final String JVM_OPTIONS_VARIABLE = "CLOUD_PUBSUB_EMULATOR_OPTS";
+
   private final ManagedProcess process;
   private final int port;
   private final String project;
@@ -71,7 +83,9 @@ public final class PubsubEmulator implements AutoCloseable {
                 "CLOUDSDK_CORE_DISABLE_PROMPTS",
                 "1",
                 "CLOUDSDK_CORE_DISABLE_USAGE_REPORTING",
-                "true"),
+                "true",
+                JVM_OPTIONS_VARIABLE,
+                jvmOptions(System.getenv())),
             logFile);
     PubsubEmulator emulator = new PubsubEmulator(process, port, project, launch);
     try {
@@ -81,6 +95,12 @@ public final class PubsubEmulator implements AutoCloseable {
       throw e;
     }
     return emulator;
+  }
+
+  /** The emulator JVM's flags: the user's {@code CLOUD_PUBSUB_EMULATOR_OPTS}, else ours. */
+  static String jvmOptions(Map<String, String> environment) {
+    String given = environment.get(JVM_OPTIONS_VARIABLE);
+    return given != null ? given : String.join(" ", JVM_OPTIONS);
   }
 
   private void awaitReady(Duration timeout) throws IOException, InterruptedException {

@@ -541,9 +541,15 @@ def install_grouped_appends():
 # its columns once more: five DuckLake catalog queries a request (py-spy: ~55% of the emulator's CPU
 # at 10 rows per request).
 # What: the append path keeps what those look-ups return, per table, until the catalog may have
-# changed: every REST request and every job (queries can run DDL) starts a new generation, which
-# empties the kept look-ups, and a table past its expiration time is looked up again. The values
-# are the emulator's own functions' results, called the first time; nothing else reads them.
+# changed: every REST request that may write (any method but GET and HEAD) and every job (queries
+# can run DDL) starts a new generation, which empties the kept look-ups, and a table past its
+# expiration time is looked up again. The values are the emulator's own functions' results, called
+# the first time; nothing else reads them.
+# Reads do not start one: they change nothing the append path keeps (a GET of an expired table
+# drops it, and the kept load looks such a table up again itself), and local mode's progress polls
+# are GETs, twice a second, which would otherwise empty the kept look-ups before most appends of a
+# light run (py-spy at the default 200 events/s: the look-ups redone were ~20% of the emulator's
+# time holding the interpreter).
 
 
 class _CatalogGeneration:
@@ -557,14 +563,17 @@ class _CatalogGeneration:
 
 
 class _BumpingAsgi:
-    """The emulator's REST app, with a new catalog generation before and after every request."""
+    """The emulator's REST app, with a new catalog generation before and after every request that
+    may write."""
+
+    READS = frozenset({"GET", "HEAD"})
 
     def __init__(self, app, generation):
         self.app = app
         self.generation = generation
 
     async def __call__(self, scope, receive, send):
-        if scope.get("type") != "http":
+        if scope.get("type") != "http" or scope.get("method", "").upper() in self.READS:
             return await self.app(scope, receive, send)
         self.generation.advance()
         try:

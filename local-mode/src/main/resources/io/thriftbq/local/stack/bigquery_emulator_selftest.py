@@ -271,6 +271,25 @@ def _row(rng, message, seq, bad, wild):
     return row
 
 
+def _generation_rule_failures(launcher):
+    """The REST requests that start a catalog generation: all but reads (GET, HEAD)."""
+    import asyncio
+
+    async def app(scope, receive, send):
+        return None
+
+    failures = []
+    for method, starts in (("GET", False), ("HEAD", False), ("get", False), ("POST", True),
+                           ("PUT", True), ("PATCH", True), ("DELETE", True)):
+        generation = launcher._CatalogGeneration()
+        asyncio.run(launcher._BumpingAsgi(app, generation)({"type": "http", "method": method},
+                                                          None, None))
+        if (generation.number > 0) != starts:
+            failures.append(f"a REST {method} {'did not start' if starts else 'started'} a new "
+                            f"catalog generation ({generation.number} advances)")
+    return failures
+
+
 def run(launcher, args):
     batches = int(args[0]) if args else 60
     seed = int(args[1]) if len(args) > 1 else 1
@@ -449,6 +468,7 @@ def run(launcher, args):
             contents(tables_by_path["fast"][kind]),
         )
     written = sum(len(contents(tables_by_path["own"][k])) for k in tables_by_path["own"])
+    failures += _generation_rule_failures(launcher)
     if failures:
         print("\n".join(failures[:10]))
         print(f"self-test FAILED: {len(failures)} differences")
