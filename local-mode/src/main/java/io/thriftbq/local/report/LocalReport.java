@@ -117,6 +117,12 @@ public final class LocalReport {
     report.steadyLatencySamples = result.steadyLatencySamples();
     report.problems.addAll(result.problems());
     report.changeState = result.changeState();
+    if (result.waitedForPipelineMillis() == RunResult.GAVE_UP_WAITING) {
+      report.warnings.add(
+          "the pipeline had written nothing when the publisher, after its first event, stopped"
+              + " waiting for it: the other events were published anyway, and queued behind the"
+              + " pipeline's start-up");
+    }
 
     Set<Long> seen = new HashSet<>();
     for (EventTableContents table : result.eventTables()) {
@@ -337,6 +343,12 @@ public final class LocalReport {
             orElse(t.rowsPerSecSustained(), "?"),
             t.rowsPerSecPeak5s(),
             t.peakWindow()));
+    if (t.publishWaitedForPipelineSec() != null) {
+      s.append(
+          String.format(
+              "  publishing paced from the pipeline's first row, %s s after its first event%n",
+              t.publishWaitedForPipelineSec()));
+    }
     s.append("  sustained: ").append(Throughput.SUSTAINED_HOW).append('\n');
     s.append("  peak: ").append(Throughput.PEAK_HOW).append('\n');
     s.append(figures.costs().format());

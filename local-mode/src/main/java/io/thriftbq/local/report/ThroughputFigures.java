@@ -15,6 +15,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @param publishEventsPerSec events published per second of publishing
  * @param publishWallSec how long publishing took
+ * @param publishWaitedForPipelineSec how long the publisher, after its first event, waited for the
+ *     pipeline's first row before pacing the rest; null when it did not wait or went on without one
  * @param rowsPerSecSustained null when no rows were written over a measurable interval
  * @param peakWindow how the peak was taken, in words
  * @param allAccountedAfterSec when the poll first saw every event accounted for
@@ -22,6 +24,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public record ThroughputFigures(
     @Nullable Double publishEventsPerSec,
     @Nullable Double publishWallSec,
+    @Nullable Double publishWaitedForPipelineSec,
     @Nullable Double rowsPerSecSustained,
     double rowsPerSecPeak5s,
     double writingIntervalSec,
@@ -30,6 +33,7 @@ public record ThroughputFigures(
   static final String KEY = "throughput";
   private static final String PUBLISH_EVENTS_PER_SEC = "publish_events_per_sec";
   private static final String PUBLISH_WALL_SEC = "publish_wall_sec";
+  private static final String PUBLISH_WAITED_FOR_PIPELINE_SEC = "publish_waited_for_pipeline_sec";
   private static final String ROWS_PER_SEC_SUSTAINED = "rows_per_sec_sustained";
   private static final String ROWS_PER_SEC_PEAK_5S = "rows_per_sec_peak_5s";
   private static final String WRITING_INTERVAL_SEC = "writing_interval_sec";
@@ -45,6 +49,9 @@ public record ThroughputFigures(
             ? ReportFigures.round(result.eventsPublished() * 1000.0 / result.generatorMillis())
             : null,
         published ? ReportFigures.round(result.generatorMillis() / 1000.0) : null,
+        result.waitedForPipelineMillis() >= 0
+            ? ReportFigures.round(result.waitedForPipelineMillis() / 1000.0)
+            : null,
         rates.sustainedRowsPerSec() > 0 ? ReportFigures.round(rates.sustainedRowsPerSec()) : null,
         ReportFigures.round(rates.peakRowsPerSec()),
         ReportFigures.round(rates.writingMillis() / 1000.0),
@@ -60,6 +67,7 @@ public record ThroughputFigures(
     ObjectNode json = LoopbackHttp.JSON.createObjectNode();
     ReportFigures.putIfMeasured(json, PUBLISH_EVENTS_PER_SEC, publishEventsPerSec);
     ReportFigures.putIfMeasured(json, PUBLISH_WALL_SEC, publishWallSec);
+    ReportFigures.putIfMeasured(json, PUBLISH_WAITED_FOR_PIPELINE_SEC, publishWaitedForPipelineSec);
     ReportFigures.putIfMeasured(json, ROWS_PER_SEC_SUSTAINED, rowsPerSecSustained);
     json.put(ROWS_PER_SEC_PEAK_5S, rowsPerSecPeak5s);
     json.put(WRITING_INTERVAL_SEC, writingIntervalSec);
@@ -74,6 +82,7 @@ public record ThroughputFigures(
     return new ThroughputFigures(
         ReportFigures.number(json.path(PUBLISH_EVENTS_PER_SEC)),
         ReportFigures.number(json.path(PUBLISH_WALL_SEC)),
+        ReportFigures.number(json.path(PUBLISH_WAITED_FOR_PIPELINE_SEC)),
         ReportFigures.number(json.path(ROWS_PER_SEC_SUSTAINED)),
         json.path(ROWS_PER_SEC_PEAK_5S).asDouble(),
         json.path(WRITING_INTERVAL_SEC).asDouble(),

@@ -21,6 +21,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param tableNames each table as the report names it ({@code project:dataset.table})
  * @param eventsPublished generated events published (malformed messages are counted apart)
  * @param generatorMillis how long publishing took, or -1 when unknown
+ * @param waitedForPipelineMillis how long the paced publisher, after its first event, waited for
+ *     the pipeline's first row before pacing the rest: -1 when it did not wait (a change stream,
+ *     the generator pipeline), {@link #GAVE_UP_WAITING} when it went on without one
  * @param payloadBytesPublished Thrift payload bytes published (0 when not measured)
  * @param pipelineCounters the ingestion pipeline's Beam counters at the end
  * @param pipelineLatency its end-to-end latency distribution, null when it reported none
@@ -48,6 +51,7 @@ public record RunResult(
     List<MalformedMessages.Malformed> malformed,
     long eventsPublished,
     long generatorMillis,
+    long waitedForPipelineMillis,
     long payloadBytesPublished,
     Progress progress,
     Map<String, Long> pipelineCounters,
@@ -67,6 +71,9 @@ public record RunResult(
     Map<String, long[]> steadyLatencyByTable,
     @Nullable PipelineProfile cpuByComponent,
     @Nullable ChangeStateCheck changeState) {
+
+  /** {@code waitedForPipelineMillis} of a run whose publisher went on without a first row. */
+  public static final long GAVE_UP_WAITING = -2;
 
   /** Events created this soon after the pipeline was started wait for the engine to start. */
   public static final long WARMUP_MILLIS = 10_000;

@@ -4,6 +4,7 @@ import io.thriftbq.datagen.DatagenPipeline;
 import io.thriftbq.datagen.EventMix;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.engine.PipelineControl;
+import io.thriftbq.local.progress.LandedRows;
 import io.thriftbq.local.progress.PipelineMetrics;
 import io.thriftbq.local.progress.Publishing;
 import io.thriftbq.local.source.EventSource;
@@ -33,6 +34,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
   private final LongSupplier eventsPublished;
   private final @Nullable PacedPublisher pacedPublisher;
   private final @Nullable PipelineResult generatorPipeline;
+  private final @Nullable PipelineReadiness readiness;
 
   private EventPublishing(
       LocalRunConfig config,
@@ -40,8 +42,10 @@ final class EventPublishing implements Publishing, AutoCloseable {
       List<String> generatorArgs,
       EventMix generator,
       @Nullable LongFunction<SourceMessage> changeStream,
-      List<MalformedMessages.Malformed> malformed) {
+      List<MalformedMessages.Malformed> malformed,
+      LandedRows landed) {
     this.malformedCount = malformed.size();
+    PipelineReadiness gate = null;
     if (config.generatorPipeline()) {
       PipelineResult pipeline =
           DatagenPipeline.buildPipeline(GeneratorArgs.options(generatorArgs)).run();
@@ -55,16 +59,32 @@ final class EventPublishing implements Publishing, AutoCloseable {
               ? new PacedPublisher(source, changeStream, config.events(), config.rate())
               : new PacedPublisher(
                   source, generator, config.events(), config.rate(), config.recordsPerMessage());
+      // A change stream's first message may be a delete, which writes no row to wait for.
+      if (changeStream == null) {
+        gate = new PipelineReadiness(landed);
+        publisher.leadingOneMessage(gate::await);
+      }
       generatorPipeline = null;
       pacedPublisher = publisher;
       eventsDone = publisher.runAsync().thenApply(done -> PipelineResult.State.DONE);
       eventsPublished = publisher::published;
     }
+    readiness = gate;
     long runMillis = config.events() * 1000 / config.rate();
+    CompletableFuture<?> publishingPaced =
+        readiness == null ? CompletableFuture.completedFuture(null) : readiness.waitedMillis();
     malformedDone =
-        CompletableFuture.runAsync(
+        publishingPaced.thenRunAsync(
             () ->
                 MalformedMessages.publishSpread(source, malformed, runMillis, malformedPublished));
+  }
+
+  /**
+   * How long the paced publisher waited for the pipeline's first row before pacing: -1 when it did
+   * not wait, {@link PipelineReadiness#GAVE_UP} when it went on without one.
+   */
+  long waitedForPipelineMillis() {
+    return readiness == null ? -1 : readiness.waitedMillis().getNow(-1L);
   }
 
   /** Starts publishing. */
@@ -74,8 +94,10 @@ final class EventPublishing implements Publishing, AutoCloseable {
       List<String> generatorArgs,
       EventMix generator,
       @Nullable LongFunction<SourceMessage> changeStream,
-      List<MalformedMessages.Malformed> malformed) {
-    return new EventPublishing(config, source, generatorArgs, generator, changeStream, malformed);
+      List<MalformedMessages.Malformed> malformed,
+      LandedRows landed) {
+    return new EventPublishing(
+        config, source, generatorArgs, generator, changeStream, malformed, landed);
   }
 
   long eventsPublished() {

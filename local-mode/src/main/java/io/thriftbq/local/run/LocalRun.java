@@ -135,6 +135,7 @@ public final class LocalRun {
       long startNanos = System.nanoTime();
       long startEpochMillis = System.currentTimeMillis();
       PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
+      TableQueries landed = new TableQueries(stack, tables, source.attributesColumn());
       try (EventPublishing publishing =
           EventPublishing.start(
               config,
@@ -142,10 +143,9 @@ public final class LocalRun {
               genArgs,
               mix,
               changeStream == null ? null : ChangeRun.messages(changeStream),
-              malformed)) {
-        ProgressFollower follower =
-            new ProgressFollower(
-                config, stack, new TableQueries(stack, tables, source.attributesColumn()), out);
+              malformed,
+              landed)) {
+        ProgressFollower follower = new ProgressFollower(config, stack, landed, out);
         if (expectedState != null) {
           long[] target = ChangeRun.finalStateTarget(expectedState, ChangeRun.stream(changeArgs));
           follower.expectingFinalState(target[0], target[1]);
@@ -201,6 +201,7 @@ public final class LocalRun {
             malformed,
             publishing.eventsPublished(),
             publisherMillis > 0 ? publisherMillis : progress.generatorMillis(),
+            publishing.waitedForPipelineMillis(),
             publishing.payloadBytes(),
             progress,
             PipelineMetrics.counters(metrics),

@@ -41,6 +41,13 @@ public final class PacedPublisher {
   private final AtomicLong publishedBytes = new AtomicLong();
   private volatile double cpuSeconds;
   private volatile long runMillis = -1;
+  private @Nullable Waiting leadIn;
+
+  /** What the publisher waits for after its first message, before pacing the rest. */
+  @FunctionalInterface
+  public interface Waiting {
+    void await() throws InterruptedException;
+  }
 
   public PacedPublisher(
       EventSource source,
@@ -85,6 +92,16 @@ public final class PacedPublisher {
     this.recordsPerMessage = recordsPerMessage;
   }
 
+  /**
+   * Publishes the first message alone and waits for {@code pipelineWriting} before pacing the rest
+   * from that moment: the events are not queued behind the pipeline's start-up. The rate and {@link
+   * #runMillis} are those of the paced part.
+   */
+  public PacedPublisher leadingOneMessage(Waiting pipelineWriting) {
+    this.leadIn = pipelineWriting;
+    return this;
+  }
+
   public long published() {
     return published.get();
   }
@@ -104,7 +121,6 @@ public final class PacedPublisher {
     return cpuSeconds;
   }
 
-  /** Publishes every event, pacing to the rate; returns when the last one is acknowledged. */
   /** {@link #run()} on a pool thread; a failure completes the future exceptionally. */
   public java.util.concurrent.CompletableFuture<Void> runAsync() {
     return java.util.concurrent.CompletableFuture.runAsync(
@@ -120,13 +136,21 @@ public final class PacedPublisher {
         });
   }
 
+  /** Publishes every event, pacing to the rate; returns when the last one is acknowledged. */
   public void run() throws IOException, InterruptedException {
-    long start = System.nanoTime();
     double cpuAtStart = RunCosts.currentThreadCpuSeconds();
     long next = 0;
+    if (leadIn != null && events > 0) {
+      int count = (int) Math.min(recordsPerMessage, events);
+      publish(List.of(message(0, count)), count);
+      next = count;
+      leadIn.await();
+    }
+    long start = System.nanoTime();
+    long pacedFrom = next;
     while (next < events) {
       double elapsedSec = (System.nanoTime() - start) / 1e9;
-      long due = Math.min(events, (long) Math.ceil(elapsedSec * ratePerSec) + 1);
+      long due = Math.min(events, pacedFrom + (long) Math.ceil(elapsedSec * ratePerSec) + 1);
       List<SourceMessage> batch = new ArrayList<>();
       while (next < due && batch.size() < MAX_MESSAGES_PER_CALL) {
         int count = (int) Math.min(recordsPerMessage, events - next);
@@ -134,13 +158,7 @@ public final class PacedPublisher {
         next += count;
       }
       if (!batch.isEmpty()) {
-        source.publish(batch);
-        published.set(next);
-        long bytes = 0;
-        for (SourceMessage message : batch) {
-          bytes += message.data().length;
-        }
-        publishedBytes.addAndGet(bytes);
+        publish(batch, next);
       }
       cpuSeconds = RunCosts.currentThreadCpuSeconds() - cpuAtStart;
       if (next < due) {
@@ -153,6 +171,16 @@ public final class PacedPublisher {
       }
     }
     runMillis = (System.nanoTime() - start) / 1_000_000;
+  }
+
+  private void publish(List<SourceMessage> batch, long publishedThrough) throws IOException {
+    source.publish(batch);
+    published.set(publishedThrough);
+    long bytes = 0;
+    for (SourceMessage message : batch) {
+      bytes += message.data().length;
+    }
+    publishedBytes.addAndGet(bytes);
   }
 
   private SourceMessage message(long first, int count) {

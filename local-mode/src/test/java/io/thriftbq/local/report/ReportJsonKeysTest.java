@@ -138,6 +138,7 @@ public class ReportJsonKeysTest {
           "throughput.peak_how",
           "throughput.peak_window",
           "throughput.publish_events_per_sec",
+          "throughput.publish_waited_for_pipeline_sec",
           "throughput.publish_wall_sec",
           "throughput.rows_per_sec_peak_5s",
           "throughput.rows_per_sec_sustained",
@@ -162,6 +163,7 @@ public class ReportJsonKeysTest {
     JsonNode throughput = json.path("throughput");
     assertEquals(200.0, throughput.path("publish_events_per_sec").asDouble(), 0);
     assertEquals(5.0, throughput.path("publish_wall_sec").asDouble(), 0);
+    assertEquals(6.5, throughput.path("publish_waited_for_pipeline_sec").asDouble(), 0);
     assertEquals(40.0, throughput.path("rows_per_sec_sustained").asDouble(), 0);
     assertEquals(27.0, throughput.path("all_accounted_after_sec").asDouble(), 0);
     JsonNode costs = json.path("costs");
@@ -457,6 +459,7 @@ public class ReportJsonKeysTest {
         List.of(),
         1000,
         measured ? 5000 : -1,
+        measured ? 6500 : -1,
         4000,
         progress,
         Map.of("rows_written", 1000L),
