@@ -71,8 +71,13 @@ final class EventPublishing implements Publishing, AutoCloseable {
     }
     readiness = gate;
     long runMillis = config.events() * 1000 / config.rate();
+    // The malformed messages are spread over the paced part; a publisher that failed before it
+    // releases them too (its failure is reported apart).
     CompletableFuture<?> publishingPaced =
-        readiness == null ? CompletableFuture.completedFuture(null) : readiness.waitedMillis();
+        readiness == null
+            ? CompletableFuture.completedFuture(null)
+            : CompletableFuture.anyOf(readiness.waitedMillis(), eventsDone)
+                .handle((result, failure) -> null);
     malformedDone =
         publishingPaced.thenRunAsync(
             () ->
