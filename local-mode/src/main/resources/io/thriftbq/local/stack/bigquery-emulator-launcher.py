@@ -548,7 +548,7 @@ def install_grouped_appends():
 # Reads do not start one: they change nothing the append path keeps (a GET of an expired table
 # drops it, and the kept load looks such a table up again itself), and local mode's progress polls
 # are GETs, twice a second, which would otherwise empty the kept look-ups before most appends of a
-# light run (py-spy at the default 200 events/s: the look-ups redone were ~20% of the emulator's
+# light run (py-spy at the default 200 events/s: the look-ups redone were ~13% of the emulator's
 # time holding the interpreter).
 
 
