@@ -7,6 +7,7 @@ import io.thriftbq.local.engine.PipelineControl;
 import io.thriftbq.local.progress.LandedRows;
 import io.thriftbq.local.progress.PipelineMetrics;
 import io.thriftbq.local.progress.Publishing;
+import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
 import io.thriftbq.local.source.PacedPublisher;
@@ -86,7 +87,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
 
   /**
    * How long the paced publisher waited for the pipeline's first row before pacing: -1 when it did
-   * not wait, {@link PipelineReadiness#GAVE_UP} when it went on without one.
+   * not wait, {@link RunResult#GAVE_UP_WAITING} when it went on without one.
    */
   long waitedForPipelineMillis() {
     return readiness == null ? -1 : readiness.waitedMillis().getNow(-1L);

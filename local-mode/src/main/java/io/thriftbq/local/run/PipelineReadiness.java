@@ -18,9 +18,6 @@ final class PipelineReadiness {
   /** Publishing goes on after this long without a row, and the run says so. */
   static final Duration LIMIT = Duration.ofSeconds(90);
 
-  /** What {@link #waitedMillis} holds when publishing went on without a row. */
-  static final long GAVE_UP = RunResult.GAVE_UP_WAITING;
-
   private static final long POLL_MILLIS = 200;
 
   private final LandedRows landed;
@@ -38,7 +35,7 @@ final class PipelineReadiness {
 
   /**
    * Blocks until the pipeline's first output has landed, or the limit ({@link #LIMIT}) has passed;
-   * completes {@link #waitedMillis} with how long it waited, or {@link #GAVE_UP}.
+   * completes {@link #waitedMillis} with how long it waited, or {@link RunResult#GAVE_UP_WAITING}.
    */
   void await() throws InterruptedException {
     long start = System.nanoTime();
@@ -51,13 +48,17 @@ final class PipelineReadiness {
         }
         Thread.sleep(POLL_MILLIS);
       }
-      waited.complete(GAVE_UP);
     } finally {
-      waited.complete(GAVE_UP); // interrupted: whoever waits for the outcome must not wait forever
+      // The limit passed, or the wait was interrupted: whoever waits for the outcome must not wait
+      // forever. A no-op when a row was seen.
+      waited.complete(RunResult.GAVE_UP_WAITING);
     }
   }
 
-  /** Completed once {@link #await} returns: the millis it waited, or {@link #GAVE_UP}. */
+  /**
+   * Completed once {@link #await} returns: the millis it waited, or {@link
+   * RunResult#GAVE_UP_WAITING}.
+   */
   CompletableFuture<Long> waitedMillis() {
     return waited;
   }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.local.progress.LandedRows;
+import io.thriftbq.local.result.RunResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,7 +67,7 @@ public class PipelineReadinessTest {
         new PipelineReadiness(
             landingAfter(Integer.MAX_VALUE, false, asked), Duration.ofMillis(700));
     readiness.await();
-    assertEquals(PipelineReadiness.GAVE_UP, (long) readiness.waitedMillis().join());
+    assertEquals(RunResult.GAVE_UP_WAITING, (long) readiness.waitedMillis().join());
     assertTrue(asked.get() >= 3);
   }
 }

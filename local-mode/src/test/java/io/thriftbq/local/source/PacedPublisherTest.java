@@ -58,19 +58,7 @@ public class PacedPublisherTest {
 
   private static PacedPublisher publisher(RecordingSource source) {
     return new PacedPublisher(
-        source,
-        GeneratorArgs.generatorFor(
-            GeneratorArgs.of(
-                List.of(),
-                EVENTS,
-                RATE,
-                7,
-                1,
-                false,
-                LocalRunConfig.defaults().datagenStructArgs())),
-        EVENTS,
-        RATE,
-        1);
+        source, GeneratorArgs.generatorFor(LocalRunConfig.defaults()), EVENTS, RATE, 1);
   }
 
   @Test
