@@ -119,6 +119,39 @@ public final class HandOffLatencyProbe {
   }
 
   /**
+   * The samples grouped by when their events were created: element {@code i} holds those created in
+   * {@code [fromEpochMillis + i * windowMillis, fromEpochMillis + (i + 1) * windowMillis)}, up to
+   * the last window that holds one; events created before {@code fromEpochMillis} are left out.
+   */
+  public static synchronized java.util.List<long[]> samplesByCreationWindow(
+      long fromEpochMillis, long windowMillis) {
+    int windows = 0;
+    for (int i = 0; i < size; i++) {
+      if (createdAt[i] >= fromEpochMillis) {
+        windows = (int) Math.max(windows, (createdAt[i] - fromEpochMillis) / windowMillis + 1);
+      }
+    }
+    int[] counts = new int[windows];
+    for (int i = 0; i < size; i++) {
+      if (createdAt[i] >= fromEpochMillis) {
+        counts[(int) ((createdAt[i] - fromEpochMillis) / windowMillis)]++;
+      }
+    }
+    long[][] out = new long[windows][];
+    for (int w = 0; w < windows; w++) {
+      out[w] = new long[counts[w]];
+      counts[w] = 0;
+    }
+    for (int i = 0; i < size; i++) {
+      if (createdAt[i] >= fromEpochMillis) {
+        int w = (int) ((createdAt[i] - fromEpochMillis) / windowMillis);
+        out[w][counts[w]++] = samples[i];
+      }
+    }
+    return java.util.List.of(out);
+  }
+
+  /**
    * The samples of rows handed to {@code table} (the table id, without project and dataset) of
    * events created at or after {@code fromEpochMillis}.
    */

@@ -2,6 +2,7 @@ package io.thriftbq.local.progress;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.ToDoubleFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -51,6 +52,29 @@ public record SteadyWindow(RunCosts.Sample first, RunCosts.Sample last) {
           + " s or saw fewer than "
           + MIN_EVENTS
           + " events has no CPU figure (\"-\"), never one taken over another window.";
+
+  /**
+   * What "after the warm-up" means for latency, as the report prints it: the same warm-up as the
+   * CPU figures', so that both leave out the engine's start-up however long it takes on the
+   * machine.
+   */
+  public static final String LATENCY_WARM_UP =
+      "events created at least "
+          + WARMUP_MILLIS / 1000
+          + " s (the warm-up) after the first poll that saw rows or dead letters";
+
+  /**
+   * When the warm-up ends, in ms since the pipeline was started: {@link #WARMUP_MILLIS} after the
+   * first poll of {@code timeline} that saw rows or dead letters; empty when none did.
+   */
+  public static OptionalLong warmUpEndMillis(List<ProgressSample> timeline) {
+    for (ProgressSample sample : timeline) {
+      if (sample.rows() + sample.deadLetters() > 0) {
+        return OptionalLong.of(sample.elapsedMillis() + WARMUP_MILLIS);
+      }
+    }
+    return OptionalLong.empty();
+  }
 
   /** Rows and dead letters that became visible in the window. */
   public long events() {

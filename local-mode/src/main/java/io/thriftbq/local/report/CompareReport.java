@@ -28,9 +28,10 @@ public final class CompareReport {
               + " step's format, with its coder), over the first 1,000 generated events.",
           "Exchanged bytes per input byte: bytes Flink's tasks wrote into data exchanges (every"
               + " shuffle) over the Thrift payload bytes published; on the DirectRunner, n/a.",
-          "Latency: from the event's creation to its row being sent to the emulator, for events"
-              + " created after the first 10 s (warm-up); p50 and p99; ? when no event was created"
-              + " after the warm-up (a run shorter than it).",
+          "Latency: from the event's creation to its row being sent to the emulator, for "
+              + SteadyWindow.LATENCY_WARM_UP
+              + "; p50 and p99; ? when no event was created after the warm-up (a run shorter than"
+              + " it).",
           "Of ceiling: sustained events/s as a share of this machine's bare Storage Write append"
               + " ceiling at "
               + MachineCeilings.APPEND_ROWS

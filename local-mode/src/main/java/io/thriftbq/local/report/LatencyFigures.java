@@ -1,11 +1,15 @@
 package io.thriftbq.local.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.ingest.metrics.IngestionMetrics;
 import io.thriftbq.local.progress.Percentiles;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.stack.LoopbackHttp;
+import java.util.ArrayList;
+import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -14,14 +18,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @param all the hand-off latency of every row
  * @param afterWarmup the same, for events created after the warm-up ({@link
- *     RunResult#WARMUP_MILLIS})
+ *     SteadyWindow#LATENCY_WARM_UP})
+ * @param byCreationTime the same by when the events were created, one spread per {@link
+ *     RunResult#LATENCY_WINDOW_MILLIS} from the pipeline's start: shows the warm-up and any stall
  * @param pipelineMetric the pipeline's own end-to-end latency distribution, its mean rounded to one
  *     decimal; null when it reported none
  */
 public record LatencyFigures(
-    Spread all, Spread afterWarmup, RunResult.@Nullable LatencyDistribution pipelineMetric) {
+    Spread all,
+    Spread afterWarmup,
+    List<Spread> byCreationTime,
+    RunResult.@Nullable LatencyDistribution pipelineMetric) {
   static final String KEY = "latency_ms";
   private static final String AFTER_WARMUP = "after_warmup";
+  private static final String BY_CREATION_TIME = "by_creation_time";
+  private static final String WINDOW_FROM_SEC = "created_from_sec";
   private static final String PIPELINE_METRIC =
       "pipeline_metric_" + IngestionMetrics.END_TO_END_LATENCY_MS;
   private static final String METRIC_COUNT = "count";
@@ -89,11 +100,35 @@ public record LatencyFigures(
     }
   }
 
+  public LatencyFigures {
+    byCreationTime = List.copyOf(byCreationTime);
+  }
+
   static LatencyFigures of(RunResult result) {
     return new LatencyFigures(
         Spread.of(result.latencySamples()),
         Spread.of(result.steadyLatencySamples()),
+        result.latencyByCreationWindow().stream().map(Spread::of).toList(),
         rounded(result.pipelineLatency()));
+  }
+
+  /**
+   * The text report's line of p99s by creation time, in seconds: {@code "0-5 s 2.61, 5-10 s 0.41,
+   * ..."}; windows without events are left out.
+   */
+  String p99ByCreationTime() {
+    StringBuilder line = new StringBuilder();
+    long windowSec = RunResult.LATENCY_WINDOW_MILLIS / 1000;
+    for (int i = 0; i < byCreationTime.size(); i++) {
+      Spread spread = byCreationTime.get(i);
+      if (spread.measured()) {
+        line.append(line.length() == 0 ? "" : ", ")
+            .append(
+                String.format(
+                    "%d-%d s %.2f", i * windowSec, (i + 1) * windowSec, spread.p99 / 1000.0));
+      }
+    }
+    return line.toString();
   }
 
   private static RunResult.@Nullable LatencyDistribution rounded(
@@ -111,11 +146,17 @@ public record LatencyFigures(
     ObjectNode steady = json.putObject(AFTER_WARMUP);
     steady.put(
         "meaning",
-        "only events created at least "
-            + RunResult.WARMUP_MILLIS / 1000
-            + " s after the ingestion pipeline was started, leaving out the engine's"
-            + " start-up");
+        "only "
+            + SteadyWindow.LATENCY_WARM_UP
+            + ", leaving out the engine's start-up and first seconds, however long they take on"
+            + " the machine (the CPU figures' warm-up too)");
     afterWarmup.putJson(steady);
+    ArrayNode windows = json.putArray(BY_CREATION_TIME);
+    for (int i = 0; i < byCreationTime.size(); i++) {
+      ObjectNode window = windows.addObject();
+      window.put(WINDOW_FROM_SEC, i * RunResult.LATENCY_WINDOW_MILLIS / 1000);
+      byCreationTime.get(i).putJson(window);
+    }
     if (pipelineMetric != null) {
       ObjectNode d = json.putObject(PIPELINE_METRIC);
       d.put("meaning", "event creation to the step just before BigQueryIO (Beam distribution)");
@@ -129,9 +170,12 @@ public record LatencyFigures(
 
   static LatencyFigures fromJson(JsonNode json) {
     JsonNode metric = json.path(PIPELINE_METRIC);
+    List<Spread> windows = new ArrayList<>();
+    json.path(BY_CREATION_TIME).forEach(window -> windows.add(Spread.fromJson(window)));
     return new LatencyFigures(
         Spread.fromJson(json),
         Spread.fromJson(json.path(AFTER_WARMUP)),
+        windows,
         metric.isObject()
             ? new RunResult.LatencyDistribution(
                 metric.path(METRIC_COUNT).asLong(),

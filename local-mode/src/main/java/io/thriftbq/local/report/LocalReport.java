@@ -7,6 +7,7 @@ import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.profile.ComponentTable;
 import io.thriftbq.local.profile.PipelineProfile;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.ChangeStateCheck;
 import io.thriftbq.local.result.DeadLetterContents;
@@ -93,7 +94,7 @@ public final class LocalReport {
 
   public long[] latencySamples = new long[0];
 
-  /** Latencies of events created after the warm-up ({@link LocalRun#WARMUP_MILLIS}). */
+  /** Latencies of events created after the warm-up ({@link SteadyWindow#LATENCY_WARM_UP}). */
   public long[] steadyLatencySamples = new long[0];
 
   /** What the run was configured to do, as the report's {@code configuration} holds it. */
@@ -364,7 +365,7 @@ public final class LocalReport {
       s.append(ComponentTable.byGroup(profile.window()));
     }
     LatencyFigures l = figures.latency();
-    String warmUp = " created >= " + RunResult.WARMUP_MILLIS / 1000 + " s after start";
+    String warmUp = " created >= " + SteadyWindow.WARMUP_MILLIS / 1000 + " s after the first rows";
     if (latencySamples.length > 0) {
       s.append(l.all().line("Latency (ms)     ", latencySamples.length + " samples"));
       s.append(
@@ -372,6 +373,7 @@ public final class LocalReport {
               ? l.afterWarmup()
                   .line("  after warm-up   ", steadyLatencySamples.length + " samples" + warmUp)
               : "  after warm-up    none: no event was" + warmUp + "\n");
+      s.append("  p99 by creation ").append(l.p99ByCreationTime()).append(" (s after start)\n");
     }
     s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
     JsonNode rows = json.path("sample_rows");

@@ -28,7 +28,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param pipelineCounters the ingestion pipeline's Beam counters at the end
  * @param pipelineLatency its end-to-end latency distribution, null when it reported none
  * @param latencySamples hand-off latency of every row, ms
- * @param steadyLatencySamples the same, for events created after the warm-up
+ * @param steadyLatencySamples the same, for events created after the warm-up ({@link
+ *     io.thriftbq.local.progress.SteadyWindow#LATENCY_WARM_UP})
+ * @param latencyByCreationWindow hand-off latencies by when their events were created: element
+ *     {@code i} holds the events created {@code i} to {@code i + 1} times {@link
+ *     #LATENCY_WINDOW_MILLIS} after the pipeline was started
  * @param encodedBytesPerElement mean encoded size of the elements handed to BigQueryIO
  * @param bigqueryRequests the requests (appends or inserts) that carried rows to the emulator
  * @param exchangedBytes bytes through the engine's data exchanges; null when the engine does not
@@ -58,6 +62,7 @@ public record RunResult(
     @Nullable LatencyDistribution pipelineLatency,
     long[] latencySamples,
     long[] steadyLatencySamples,
+    List<long[]> latencyByCreationWindow,
     double encodedBytesPerElement,
     HandOffLatencyProbe.HandOffRequests bigqueryRequests,
     @Nullable Long exchangedBytes,
@@ -75,8 +80,8 @@ public record RunResult(
   /** {@code waitedForPipelineMillis} of a run whose publisher went on without a first row. */
   public static final long GAVE_UP_WAITING = -2;
 
-  /** Events created this soon after the pipeline was started wait for the engine to start. */
-  public static final long WARMUP_MILLIS = 10_000;
+  /** The width of each window of {@code latencyByCreationWindow}. */
+  public static final long LATENCY_WINDOW_MILLIS = 5_000;
 
   /** Events whose converted rows are encoded to measure the mean element size. */
   public static final int ENCODED_SIZE_SAMPLE = 1000;
@@ -95,6 +100,7 @@ public record RunResult(
     eventTables = List.copyOf(eventTables);
     deadLetterTables = List.copyOf(deadLetterTables);
     problems = List.copyOf(problems);
+    latencyByCreationWindow = List.copyOf(latencyByCreationWindow);
     latencyByTable = Map.copyOf(latencyByTable);
     steadyLatencyByTable = Map.copyOf(steadyLatencyByTable);
   }

@@ -133,7 +133,6 @@ public final class LocalRun {
     // stopped however the run ends, a pipeline that fails to start included.
     try (PipelineProfiler profiler = config.profile() ? PipelineProfiler.start() : null) {
       long startNanos = System.nanoTime();
-      long startEpochMillis = System.currentTimeMillis();
       PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
       TableQueries landed = new TableQueries(stack, tables, source.attributesColumn());
       try (EventPublishing publishing =
@@ -192,6 +191,10 @@ public final class LocalRun {
                     ChangeRun.stream(changeArgs),
                     publishing.eventsPublished());
         long publisherMillis = publishing.publisherMillis();
+        // No row ever seen: no event counts as after the warm-up.
+        long warmedUpEpochMillis =
+            SteadyWindow.warmUpEndMillis(progress.timeline()).orElse(Long.MAX_VALUE / 2)
+                + progress.startedEpochMillis();
         return new RunResult(
             config,
             tables,
@@ -207,7 +210,9 @@ public final class LocalRun {
             PipelineMetrics.counters(metrics),
             latencyDistribution(metrics),
             HandOffLatencyProbe.samples(),
-            HandOffLatencyProbe.samplesCreatedSince(startEpochMillis + RunResult.WARMUP_MILLIS),
+            HandOffLatencyProbe.samplesCreatedSince(warmedUpEpochMillis),
+            HandOffLatencyProbe.samplesByCreationWindow(
+                progress.startedEpochMillis(), RunResult.LATENCY_WINDOW_MILLIS),
             encodedBytesPerElement,
             HandOffLatencyProbe.requests(),
             flink ? FlinkMetrics.latestJobExchangedBytes() : null,
@@ -218,7 +223,7 @@ public final class LocalRun {
             problems,
             typeMix,
             latencyByTable(tables, 0),
-            latencyByTable(tables, startEpochMillis + RunResult.WARMUP_MILLIS),
+            latencyByTable(tables, warmedUpEpochMillis),
             cpuByComponent,
             changeState);
       } finally {

@@ -133,4 +133,17 @@ public class SteadyWindowTest {
     assertEquals(27_000, half.last().elapsedMillis());
     assertEquals(700, half.events());
   }
+
+  @Test
+  public void latencysWarmUpEndsTenSecondsAfterTheFirstPollThatSawRowsOrDeadLetters() {
+    // A slow machine: nothing visible for 14 s, then a dead letter before the first row.
+    List<ProgressSample> timeline =
+        List.of(
+            new ProgressSample(1000, 0, 0),
+            new ProgressSample(14_000, 0, 0),
+            new ProgressSample(15_000, 0, 1),
+            new ProgressSample(16_000, 40, 1));
+    assertEquals(25_000, SteadyWindow.warmUpEndMillis(timeline).getAsLong());
+    assertTrue(SteadyWindow.warmUpEndMillis(timeline.subList(0, 2)).isEmpty());
+  }
 }

@@ -98,6 +98,15 @@ public class ReportJsonKeysTest {
           "latency_ms.after_warmup.p95",
           "latency_ms.after_warmup.p99",
           "latency_ms.after_warmup.samples",
+          "latency_ms.by_creation_time",
+          "latency_ms.by_creation_time[]",
+          "latency_ms.by_creation_time[].created_from_sec",
+          "latency_ms.by_creation_time[].max",
+          "latency_ms.by_creation_time[].mean",
+          "latency_ms.by_creation_time[].p50",
+          "latency_ms.by_creation_time[].p95",
+          "latency_ms.by_creation_time[].p99",
+          "latency_ms.by_creation_time[].samples",
           "latency_ms.interval",
           "latency_ms.max",
           "latency_ms.mean",
@@ -185,6 +194,19 @@ public class ReportJsonKeysTest {
     assertEquals(500, latency.path("after_warmup").path("samples").asLong());
     assertEquals(750, latency.path("after_warmup").path("p50").asLong());
     assertEquals(995, latency.path("after_warmup").path("p99").asLong());
+    JsonNode windows = latency.path("by_creation_time");
+    assertEquals(3, windows.size());
+    assertEquals(
+        List.of(0L, 5L, 10L),
+        List.of(
+            windows.get(0).path("created_from_sec").asLong(),
+            windows.get(1).path("created_from_sec").asLong(),
+            windows.get(2).path("created_from_sec").asLong()));
+    assertEquals(2, windows.get(0).path("samples").asLong());
+    assertEquals(1000, windows.get(0).path("p99").asLong());
+    assertEquals(0, windows.get(1).path("samples").asLong());
+    assertFalse(windows.get(1).has("p99"));
+    assertEquals(995, windows.get(2).path("p99").asLong());
     assertEquals(
         42.5, latency.path("pipeline_metric_end_to_end_latency_ms").path("mean").asDouble(), 0);
   }
@@ -207,6 +229,7 @@ public class ReportJsonKeysTest {
     assertContains(text, SteadyWindow.DEFINITION);
     assertContains(text, "p50 500  p95 950  p99 990  max 1000  (1000 samples)");
     assertContains(text, "p50 750  p95 975  p99 995  max 1000  (500 samples created >= 10 s");
+    assertContains(text, "p99 by creation 0-5 s 1.00, 10-15 s 1.00 (s after start)");
   }
 
   @Test
@@ -224,7 +247,12 @@ public class ReportJsonKeysTest {
         keyPaths(report.json.path("throughput")));
     assertEquals(
         List.of(
-            "after_warmup", "after_warmup.meaning", "after_warmup.samples", "interval", "samples"),
+            "after_warmup",
+            "after_warmup.meaning",
+            "after_warmup.samples",
+            "by_creation_time",
+            "interval",
+            "samples"),
         keyPaths(report.json.path("latency_ms")));
     String text = report.format();
     assertContains(text, "published ? events/s; ingestion 40.0 rows/s sustained");
@@ -466,6 +494,7 @@ public class ReportJsonKeysTest {
         measured ? new RunResult.LatencyDistribution(1000, 42.5, 1, 1000) : null,
         measured ? latencies : new long[0],
         measured ? steady : new long[0],
+        measured ? List.of(new long[] {900, 1000}, new long[0], steady) : List.of(),
         measured ? 123.45 : Double.NaN,
         new HandOffLatencyProbe.HandOffRequests(measured ? 4 : 0, 1000),
         measured ? 10_000L : null,
