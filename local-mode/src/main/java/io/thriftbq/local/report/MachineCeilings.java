@@ -30,7 +30,10 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
           + " publish (REST) and pull + acknowledge (Beam's JSON client, asking for 1,000 per"
           + " pull; the emulator returns at most 100) of the sample events, and Storage Write"
           + " appends of the same rows to a table's _default stream (pipelined requests of the"
-          + " given size); per second of wall time.";
+          + " given size, and at "
+          + APPEND_ROWS
+          + " rows one request in flight at a time, as a BigQueryIO write that waits for its"
+          + " appends at the end of each bundle sends them); per second of wall time.";
 
   private static final String EVENTS = "events";
   private static final String CEILINGS = "ceilings";
@@ -55,6 +58,14 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
   /** The key of the append ceiling at {@code rowsPerRequest} rows per request. */
   public static String appendKey(int rowsPerRequest) {
     return "storage_write_append_" + rowsPerRequest;
+  }
+
+  /**
+   * The key of the append ceiling at {@code rowsPerRequest} rows per request sent one at a time,
+   * each after the answer to the one before.
+   */
+  public static String oneInFlightAppendKey(int rowsPerRequest) {
+    return appendKey(rowsPerRequest) + "_one_in_flight";
   }
 
   /** The append ceiling at {@link #APPEND_ROWS} rows per request; null when it was not measured. */

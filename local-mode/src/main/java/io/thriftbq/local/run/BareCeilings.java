@@ -42,8 +42,10 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * reach at best on this machine. Publishes the sample events with the REST call local mode's
  * publisher uses, pulls and acknowledges them with Beam's own Pub/Sub client (what {@code
  * PubsubIO}'s reader calls, 1,000 messages per pull), and appends the same rows, as Storage Write
- * API bytes, to the {@code _default} stream of a table (pipelined requests of each given size). The
- * one measurement of {@code EmulatorCeilings} and {@code --compare-steps}.
+ * API bytes, to the {@code _default} stream of a table (pipelined requests of each given size), and
+ * at {@link MachineCeilings#APPEND_ROWS} rows also with one request in flight at a time, the way a
+ * BigQueryIO write that waits for its appends at the end of a bundle sends them. The one
+ * measurement of {@code EmulatorCeilings} and {@code --compare-steps}.
  */
 public final class BareCeilings {
   private BareCeilings() {}
@@ -86,7 +88,10 @@ public final class BareCeilings {
     }
     List<ByteString> rows = rows(payloads);
     for (int size : rowsPerAppend) {
-      ceilings.add(append(stack, rows, size, name + "_" + size, out));
+      ceilings.add(append(stack, rows, size, false, name + "_" + size, out));
+      if (size == MachineCeilings.APPEND_ROWS) {
+        ceilings.add(append(stack, rows, size, true, name + "_" + size + "_one", out));
+      }
     }
     return new MachineCeilings(events, ceilings);
   }
@@ -196,7 +201,12 @@ public final class BareCeilings {
   }
 
   private static MachineCeilings.Ceiling append(
-      EmulatorStack stack, List<ByteString> rows, int rowsPerAppend, String table, PrintStream out)
+      EmulatorStack stack,
+      List<ByteString> rows,
+      int rowsPerAppend,
+      boolean oneInFlight,
+      String table,
+      PrintStream out)
       throws Exception {
     EmulatorTables.create(stack, RunTables.forOutputTable(table));
     var descriptor =
@@ -225,7 +235,12 @@ public final class BareCeilings {
         for (int j = i; j < Math.min(rows.size(), i + rowsPerAppend); j++) {
           batch.addSerializedRows(rows.get(j));
         }
-        responses.add(client.appendRows(-1, batch.build()));
+        ApiFuture<AppendRowsResponse> response = client.appendRows(-1, batch.build());
+        if (oneInFlight) {
+          response.get(600, TimeUnit.SECONDS);
+        } else {
+          responses.add(response);
+        }
       }
       for (ApiFuture<AppendRowsResponse> response : responses) {
         response.get(600, TimeUnit.SECONDS);
@@ -233,8 +248,13 @@ public final class BareCeilings {
       ceiling =
           report(
               out,
-              MachineCeilings.appendKey(rowsPerAppend),
-              "Storage Write append, " + rowsPerAppend + " rows per request (pipelined)",
+              oneInFlight
+                  ? MachineCeilings.oneInFlightAppendKey(rowsPerAppend)
+                  : MachineCeilings.appendKey(rowsPerAppend),
+              "Storage Write append, "
+                  + rowsPerAppend
+                  + " rows per request"
+                  + (oneInFlight ? " (one in flight)" : " (pipelined)"),
               rows.size(),
               start);
       client.close();

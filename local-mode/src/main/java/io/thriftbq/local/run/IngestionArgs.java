@@ -68,7 +68,8 @@ public record IngestionArgs(
 
   /** The flags, reading from {@code source} and writing to {@code tables} in {@code bigquery}. */
   public List<String> toList(EventSource source, BigQueryEmulator bigquery, RunTables tables) {
-    List<String> args = new ArrayList<>(engine.runnerArgs(directRunnerChecks));
+    List<String> args =
+        new ArrayList<>(engine.runnerArgs(directRunnerChecks, tables.eventTables().size()));
     args.add("--streaming=true");
     args.add("--project=" + bigquery.project());
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);

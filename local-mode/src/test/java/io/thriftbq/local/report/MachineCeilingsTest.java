@@ -73,6 +73,20 @@ public class MachineCeilingsTest {
   }
 
   @Test
+  public void theShareIsOfThePipelinedCeilingNotTheOneInFlight() {
+    MachineCeilings ceilings =
+        new MachineCeilings(
+            1,
+            List.of(
+                new MachineCeilings.Ceiling(
+                    MachineCeilings.oneInFlightAppendKey(500), "one in flight", 1500),
+                new MachineCeilings.Ceiling(MachineCeilings.appendKey(500), "pipelined", 1800)));
+    assertEquals(1800.0, ceilings.appendCeiling(), 0);
+    assertEquals(
+        "storage_write_append_500_one_in_flight", MachineCeilings.oneInFlightAppendKey(500));
+  }
+
+  @Test
   public void withoutCeilingsTheShareIsNotAvailable() {
     String table = new CompareReport(List.of(step(6, 900.0)), "test").table();
     assertFalse(table, table.contains("bare ceilings"));
