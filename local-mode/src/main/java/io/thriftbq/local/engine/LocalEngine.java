@@ -229,8 +229,9 @@ public record LocalEngine(
         // A bundle ends after 1,000 elements or this long; rows are appended when it ends, so
         // Flink's default of 1 s would add up to a second of latency at a light load. Measured:
         // p99 after warm-up 3.2 s -> 2.1 s at 250 events/s, throughput at saturation within noise.
-        // Three tables at 300 events/s on a slow machine: 300 ms against 100 ms took the p99 after
-        // warm-up from 0.9-4.3 s to 1.3-1.4 s (benchmarks/RESULTS.md section 16).
+        // Three tables at 300 events/s on a slow machine: with 100 ms 3 of 11 runs had a p99 after
+        // warm-up above 2 s (up to 4.3 s), with 300 ms 1 of 11 (2.6 s); on a faster one 300 ms
+        // took a fifth off the stack's CPU (benchmarks/RESULTS.md section 16).
         addUnlessGiven(args, "--maxBundleTimeMills=" + maxBundleMillis(eventTables));
         // Otherwise what a bundle outputs while it is finished for a checkpoint (the rows a
         // BigQuery write refused, on their way to the dead-letter table) is held back until the

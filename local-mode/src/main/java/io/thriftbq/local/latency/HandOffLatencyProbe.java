@@ -1,6 +1,8 @@
 package io.thriftbq.local.latency;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -21,7 +23,7 @@ public final class HandOffLatencyProbe {
   private static long[] samples = new long[4096];
   private static long[] createdAt = new long[4096];
   private static short[] tableOf = new short[4096];
-  private static final java.util.List<String> TABLES = new java.util.ArrayList<>();
+  private static final List<String> TABLES = new ArrayList<>();
   private static int size;
   private static long dropped;
   private static long rowsWithoutEventTime;
@@ -123,7 +125,7 @@ public final class HandOffLatencyProbe {
    * {@code [fromEpochMillis + i * windowMillis, fromEpochMillis + (i + 1) * windowMillis)}, up to
    * the last window that holds one; events created before {@code fromEpochMillis} are left out.
    */
-  public static synchronized java.util.List<long[]> samplesByCreationWindow(
+  public static synchronized List<long[]> samplesByCreationWindow(
       long fromEpochMillis, long windowMillis) {
     int windows = 0;
     for (int i = 0; i < size; i++) {
@@ -148,7 +150,7 @@ public final class HandOffLatencyProbe {
         out[w][counts[w]++] = samples[i];
       }
     }
-    return java.util.List.of(out);
+    return List.of(out);
   }
 
   /**

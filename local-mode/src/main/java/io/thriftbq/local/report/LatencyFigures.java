@@ -113,8 +113,23 @@ public record LatencyFigures(
   }
 
   /**
-   * The text report's line of p99s by creation time, in seconds: {@code "0-5 s 2.61, 5-10 s 0.41,
-   * ..."}; windows without events are left out.
+   * The text report's latency lines: every row, after the warm-up and the p99 by creation time,
+   * over {@code samples} and {@code steadySamples} latencies.
+   */
+  String text(int samples, int steadySamples) {
+    String warmUp = " created >= " + SteadyWindow.WARMUP_MILLIS / 1000 + " s after the first rows";
+    return all.line("Latency (ms)     ", samples + " samples")
+        + (steadySamples > 0
+            ? afterWarmup.line("  after warm-up   ", steadySamples + " samples" + warmUp)
+            : "  after warm-up    none: no event was" + warmUp + "\n")
+        + "  p99 by creation "
+        + p99ByCreationTime()
+        + " (s after the pipeline started)\n";
+  }
+
+  /**
+   * The p99s by creation time, in seconds: {@code "0-5 s 2.61, 5-10 s 0.41, ..."}; windows without
+   * events are left out.
    */
   String p99ByCreationTime() {
     StringBuilder line = new StringBuilder();

@@ -364,16 +364,8 @@ public final class LocalReport {
               PipelineProfile.KEY));
       s.append(ComponentTable.byGroup(profile.window()));
     }
-    LatencyFigures l = figures.latency();
-    String warmUp = " created >= " + SteadyWindow.WARMUP_MILLIS / 1000 + " s after the first rows";
     if (latencySamples.length > 0) {
-      s.append(l.all().line("Latency (ms)     ", latencySamples.length + " samples"));
-      s.append(
-          steadyLatencySamples.length > 0
-              ? l.afterWarmup()
-                  .line("  after warm-up   ", steadyLatencySamples.length + " samples" + warmUp)
-              : "  after warm-up    none: no event was" + warmUp + "\n");
-      s.append("  p99 by creation ").append(l.p99ByCreationTime()).append(" (s after start)\n");
+      s.append(figures.latency().text(latencySamples.length, steadyLatencySamples.length));
     }
     s.append("  measured ").append(LATENCY_INTERVAL).append('\n');
     JsonNode rows = json.path("sample_rows");

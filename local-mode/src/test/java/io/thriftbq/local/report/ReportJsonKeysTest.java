@@ -229,7 +229,7 @@ public class ReportJsonKeysTest {
     assertContains(text, SteadyWindow.DEFINITION);
     assertContains(text, "p50 500  p95 950  p99 990  max 1000  (1000 samples)");
     assertContains(text, "p50 750  p95 975  p99 995  max 1000  (500 samples created >= 10 s");
-    assertContains(text, "p99 by creation 0-5 s 1.00, 10-15 s 1.00 (s after start)");
+    assertContains(text, "p99 by creation 0-5 s 1.00, 10-15 s 1.00 (s after the pipeline started)");
   }
 
   @Test
