@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -68,9 +69,16 @@ public record SteadyWindow(RunCosts.Sample first, RunCosts.Sample last) {
    * first poll of {@code timeline} that saw rows or dead letters; empty when none did.
    */
   public static OptionalLong warmUpEndMillis(List<ProgressSample> timeline) {
-    for (ProgressSample sample : timeline) {
-      if (sample.rows() + sample.deadLetters() > 0) {
-        return OptionalLong.of(sample.elapsedMillis() + WARMUP_MILLIS);
+    return warmUpEndMillis(
+        timeline, ProgressSample::elapsedMillis, s -> s.rows() + s.deadLetters());
+  }
+
+  /** The one rule of both: {@link #WARMUP_MILLIS} after the first poll that saw any output. */
+  private static <T> OptionalLong warmUpEndMillis(
+      List<T> polls, ToLongFunction<T> elapsedMillis, ToLongFunction<T> output) {
+    for (T poll : polls) {
+      if (output.applyAsLong(poll) > 0) {
+        return OptionalLong.of(elapsedMillis.applyAsLong(poll) + WARMUP_MILLIS);
       }
     }
     return OptionalLong.empty();
@@ -98,17 +106,14 @@ public record SteadyWindow(RunCosts.Sample first, RunCosts.Sample last) {
    *     did (the publisher was publishing at every poll)
    */
   public static Optional<SteadyWindow> of(List<RunCosts.Sample> samples, long publisherDoneMillis) {
-    int firstRows = -1;
-    for (int i = 0; i < samples.size() && firstRows < 0; i++) {
-      if (samples.get(i).rows() > 0) {
-        firstRows = i;
-      }
-    }
-    if (firstRows < 0) {
+    // A cost sample's rows are the poll's rows and dead letters.
+    OptionalLong warmedUp =
+        warmUpEndMillis(samples, RunCosts.Sample::elapsedMillis, RunCosts.Sample::rows);
+    if (warmedUp.isEmpty()) {
       return Optional.empty();
     }
-    long startAtOrAfter = samples.get(firstRows).elapsedMillis() + WARMUP_MILLIS;
-    int start = firstRows;
+    long startAtOrAfter = warmedUp.getAsLong();
+    int start = 0;
     while (start < samples.size() && samples.get(start).elapsedMillis() < startAtOrAfter) {
       start++;
     }

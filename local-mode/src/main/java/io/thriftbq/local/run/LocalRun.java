@@ -38,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.LongFunction;
 import org.apache.beam.sdk.PipelineResult;
@@ -191,10 +192,12 @@ public final class LocalRun {
                     ChangeRun.stream(changeArgs),
                     publishing.eventsPublished());
         long publisherMillis = publishing.publisherMillis();
+        OptionalLong warmUpEnd = SteadyWindow.warmUpEndMillis(progress.timeline());
         // No row ever seen: no event counts as after the warm-up.
         long warmedUpEpochMillis =
-            SteadyWindow.warmUpEndMillis(progress.timeline()).orElse(Long.MAX_VALUE / 2)
-                + progress.startedEpochMillis();
+            warmUpEnd.isPresent()
+                ? progress.startedEpochMillis() + warmUpEnd.getAsLong()
+                : Long.MAX_VALUE;
         return new RunResult(
             config,
             tables,
