@@ -371,6 +371,7 @@ def run(launcher, args):
             kind: table(f"t_{kind}_{variant}") for kind in ("default", "committed", "pending", "buffered")
         }
     decoded_rows = 0
+    reads_compared = 0
     unnamed_groups = {True: 0, False: 0}  # named-once connections' appends: joined or not
     refused = raised = 0
     for batch in range(batches):
@@ -455,6 +456,19 @@ def run(launcher, args):
                 result.append(normalised(outcome(lambda: write.commit(
                     types.BatchCommitWriteStreamsRequest(parent=path, write_streams=[name]))), names))
             results[variant] = result
+        # A REST read of the table just written (local mode's progress poll): with the look-ups
+        # that reads keep, kept from earlier batches, it must give what the emulator's own read
+        # gives now (the row count after this batch's appends, the schema after the change).
+        for variant in ("own", "fast"):
+            keys = write.table(tables_by_path[variant][kind])
+            own_read = outcome(lambda: tables.get(*keys).dump())
+            reading = launcher._READING.set(True)
+            try:
+                kept_read = outcome(lambda: tables.get(*keys).dump())
+            finally:
+                launcher._READING.reset(reading)
+            compare(f"batch {batch}: tables.get of the {variant} {kind} table", own_read, kept_read)
+            reads_compared += 1
         decoded_rows += len(rows)
         seen = " ".join(results["own"])
         refused += seen.count("row_errors {")
@@ -479,6 +493,9 @@ def run(launcher, args):
     if refused == 0:
         print("self-test FAILED: no row was refused, the error path was not compared")
         return 1
+    if reads_compared == 0:
+        print("self-test FAILED: no REST read was compared")
+        return 1
     if grouped["joined"] == 0 or grouped["redone"] == 0:
         print(f"self-test FAILED: grouped appends not both exercised ({grouped})")
         return 1
@@ -488,6 +505,6 @@ def run(launcher, args):
         return 1
     print(f"self-test OK: {batches} batches, {decoded_rows} rows appended by each path, "
           f"{written} written, {refused} row errors, {raised} calls that raised, "
-          f"{grouped['joined']} groups of queued appends joined, {grouped['redone']} redone alone; "
-          "same responses and table contents")
+          f"{grouped['joined']} groups of queued appends joined, {grouped['redone']} redone alone, "
+          f"{reads_compared} table reads; same responses, reads and table contents")
     return 0
