@@ -4,7 +4,8 @@
 # on build B. A and B are checkouts with local-mode/target/local-mode-bundled.jar built
 # (./mvnw -q -DskipTests -pl local-mode -am package). Appends one line per run to $OUT/results.tsv:
 # round step build status events published/s sustained/s p50ms p99ms pipelineCPU duplicates missing
-# bigqueryEmulatorCPU rowsPerBigQueryRequest peak5s/s sourceCPU
+# bigqueryEmulatorCPU rowsPerBigQueryRequest peak5s/s sourceCPU steady/s (the rate over the steady
+# window; - when the run was too short for one)
 # (latency of events created after the warm-up; "-" when the run is too short to have any, never
 # the whole run's figure in its place; CPU in CPU-seconds per 100,000 events over the steady window,
 # docs/LOCAL.md "CPU per event", "-" when the run is too short for one; sourceCPU is the Pub/Sub
@@ -88,7 +89,8 @@ print("\t".join(map(str, [run_round, step, build, d["status"], d["published"]["e
     c.get("bigquery_emulator_cpu_sec_per_100k_events", "-"),
     c.get("bigquery_requests", {}).get("rows_per_request"), t.get("rows_per_sec_peak_5s"),
     c.get("kafka_broker_cpu_sec_per_100k_events",
-          c.get("pubsub_emulator_cpu_sec_per_100k_events", "-"))])))
+          c.get("pubsub_emulator_cpu_sec_per_100k_events", "-")),
+    t.get("rows_per_sec_steady", "-")])))
 PY
     done
   done

@@ -80,8 +80,52 @@ teardown() {
   if ! command -v shellcheck >/dev/null 2>&1; then
     skip "shellcheck not installed"
   fi
-  run shellcheck "${run_local}" "${installer}" "${repo_root}/scripts/local/update-bigquery-emulator-lock.sh"
+  run shellcheck "${run_local}" "${installer}" "${repo_root}/scripts/local/update-bigquery-emulator-lock.sh" \
+    "${repo_root}/benchmarks/local-soak.sh"
   [ "${status}" -eq 0 ]
+}
+
+# The soak (benchmarks/local-soak.sh) with a stand-in for run-local.sh: its counting, not the runs.
+soak_stub() {
+  cat >"${scratch}/run-local" <<'EOF'
+#!/usr/bin/env bash
+# Writes the report a run would; FAIL_ON="SOURCE KIND" makes that run's server die.
+report="" source="" kind=default
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --report) report="$2"; shift ;;
+    --source) source="$2"; shift ;;
+    --structs) kind=by-attribute ;;
+    --union) kind=by-union ;;
+  esac
+  shift
+done
+if [[ "${FAIL_ON:-}" == "${source} ${kind}" ]]; then
+  echo "the BigQuery emulator (pid 1) died mid-run; its log: /tmp/x"
+  echo '{"status":"FAILED","table":{"missing_ids":7},"latency_ms":{}}' >"${report}"
+  exit 1
+fi
+echo '{"status":"OK","table":{"missing_ids":0},"latency_ms":{"after_warmup":{"p99":300}}}' >"${report}"
+EOF
+  chmod +x "${scratch}/run-local"
+}
+
+@test "soak: 30 runs, 15 per source, 5 of them three-struct; all OK passes" {
+  soak_stub
+  OUT="${scratch}/soak" RUN_LOCAL="${scratch}/run-local" run "${repo_root}/benchmarks/local-soak.sh"
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"soak: 30 of 30 runs OK, 0 server deaths, 0 hangs, 0 missing events"* ]]
+  [ "$(grep -c $'\tkafka\t' "${scratch}/soak/soak.tsv")" -eq 15 ]
+  [ "$(grep -c $'\tpubsub\tby-attribute\t' "${scratch}/soak/soak.tsv")" -eq 3 ]
+  [ "$(grep -c $'\tkafka\tby-union\t' "${scratch}/soak/soak.tsv")" -eq 2 ]
+}
+
+@test "soak: a server that dies fails the soak and is counted" {
+  soak_stub
+  FAIL_ON="kafka by-union" OUT="${scratch}/soak" RUN_LOCAL="${scratch}/run-local" \
+    run "${repo_root}/benchmarks/local-soak.sh"
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"soak: 28 of 30 runs OK, 2 server deaths, 0 hangs, 14 missing events"* ]]
 }
 
 # The lock of the emulator's venv (scripts/local/bigquery-emulator.lock.txt).

@@ -84,6 +84,13 @@ public record SteadyWindow(RunCosts.Sample first, RunCosts.Sample last) {
     return OptionalLong.empty();
   }
 
+  /** What the steady rate means, as the report prints it and its JSON says. */
+  public static final String RATE_HOW =
+      "rows and dead letters that became visible in the event tables in the steady window (the CPU"
+          + " figures' window, after the warm-up and before the final drain) divided by its length;"
+          + " at saturation, the rate the pipeline keeps up once started; none when the run was too"
+          + " short for a steady window";
+
   /** Rows and dead letters that became visible in the window. */
   public long events() {
     return last.rows() - first.rows();
@@ -91,6 +98,11 @@ public record SteadyWindow(RunCosts.Sample first, RunCosts.Sample last) {
 
   public long millis() {
     return last.elapsedMillis() - first.elapsedMillis();
+  }
+
+  /** {@link #events()} per second of the window ({@link #RATE_HOW}). */
+  public double eventsPerSec() {
+    return events() * 1000.0 / millis();
   }
 
   /** The steady window of a followed run; empty when the run was too short to have one. */

@@ -339,11 +339,12 @@ public final class LocalReport {
     s.append(
         String.format(
             "Throughput        published %s events/s; ingestion %s rows/s sustained, %s rows/s"
-                + " peak (%s)%n",
+                + " peak (%s), %s rows/s steady%n",
             orElse(t.publishEventsPerSec(), "?"),
             orElse(t.rowsPerSecSustained(), "?"),
             t.rowsPerSecPeak5s(),
-            t.peakWindow()));
+            t.peakWindow(),
+            orElse(t.rowsPerSecSteady(), "-")));
     if (t.publishWaitedForPipelineSec() != null) {
       s.append(
           String.format(
@@ -352,6 +353,7 @@ public final class LocalReport {
     }
     s.append("  sustained: ").append(Throughput.SUSTAINED_HOW).append('\n');
     s.append("  peak: ").append(Throughput.PEAK_HOW).append('\n');
+    s.append("  steady: ").append(SteadyWindow.RATE_HOW).append('\n');
     s.append(figures.costs().format());
     PipelineProfile profile = figures.profile();
     if (profile != null) {

@@ -3,6 +3,7 @@ package io.thriftbq.local.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.progress.Progress;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.stack.LoopbackHttp;
@@ -18,6 +19,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param publishWaitedForPipelineSec how long the publisher, after its first event, waited for the
  *     pipeline's first row before pacing the rest; null when it did not wait or went on without one
  * @param rowsPerSecSustained null when no rows were written over a measurable interval
+ * @param rowsPerSecSteady over the steady window ({@link SteadyWindow#RATE_HOW}); null when the run
+ *     was too short for one
  * @param peakWindow how the peak was taken, in words
  * @param allAccountedAfterSec when the poll first saw every event accounted for
  */
@@ -26,6 +29,7 @@ public record ThroughputFigures(
     @Nullable Double publishWallSec,
     @Nullable Double publishWaitedForPipelineSec,
     @Nullable Double rowsPerSecSustained,
+    @Nullable Double rowsPerSecSteady,
     double rowsPerSecPeak5s,
     double writingIntervalSec,
     String peakWindow,
@@ -35,6 +39,7 @@ public record ThroughputFigures(
   private static final String PUBLISH_WALL_SEC = "publish_wall_sec";
   private static final String PUBLISH_WAITED_FOR_PIPELINE_SEC = "publish_waited_for_pipeline_sec";
   private static final String ROWS_PER_SEC_SUSTAINED = "rows_per_sec_sustained";
+  private static final String ROWS_PER_SEC_STEADY = "rows_per_sec_steady";
   private static final String ROWS_PER_SEC_PEAK_5S = "rows_per_sec_peak_5s";
   private static final String WRITING_INTERVAL_SEC = "writing_interval_sec";
   private static final String PEAK_WINDOW = "peak_window";
@@ -53,6 +58,7 @@ public record ThroughputFigures(
             ? ReportFigures.round(result.waitedForPipelineMillis() / 1000.0)
             : null,
         rates.sustainedRowsPerSec() > 0 ? ReportFigures.round(rates.sustainedRowsPerSec()) : null,
+        SteadyWindow.of(progress).map(w -> ReportFigures.round(w.eventsPerSec())).orElse(null),
         ReportFigures.round(rates.peakRowsPerSec()),
         ReportFigures.round(rates.writingMillis() / 1000.0),
         rates.windowLongerThanWriting()
@@ -69,11 +75,13 @@ public record ThroughputFigures(
     ReportFigures.putIfMeasured(json, PUBLISH_WALL_SEC, publishWallSec);
     ReportFigures.putIfMeasured(json, PUBLISH_WAITED_FOR_PIPELINE_SEC, publishWaitedForPipelineSec);
     ReportFigures.putIfMeasured(json, ROWS_PER_SEC_SUSTAINED, rowsPerSecSustained);
+    ReportFigures.putIfMeasured(json, ROWS_PER_SEC_STEADY, rowsPerSecSteady);
     json.put(ROWS_PER_SEC_PEAK_5S, rowsPerSecPeak5s);
     json.put(WRITING_INTERVAL_SEC, writingIntervalSec);
     json.put(PEAK_WINDOW, peakWindow);
     json.put("sustained_how", Throughput.SUSTAINED_HOW);
     json.put("peak_how", Throughput.PEAK_HOW);
+    json.put("steady_how", SteadyWindow.RATE_HOW);
     ReportFigures.putIfMeasured(json, ALL_ACCOUNTED_AFTER_SEC, allAccountedAfterSec);
     return json;
   }
@@ -84,6 +92,7 @@ public record ThroughputFigures(
         ReportFigures.number(json.path(PUBLISH_WALL_SEC)),
         ReportFigures.number(json.path(PUBLISH_WAITED_FOR_PIPELINE_SEC)),
         ReportFigures.number(json.path(ROWS_PER_SEC_SUSTAINED)),
+        ReportFigures.number(json.path(ROWS_PER_SEC_STEADY)),
         json.path(ROWS_PER_SEC_PEAK_5S).asDouble(),
         json.path(WRITING_INTERVAL_SEC).asDouble(),
         json.path(PEAK_WINDOW).asText(),

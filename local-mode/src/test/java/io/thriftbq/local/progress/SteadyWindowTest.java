@@ -48,6 +48,7 @@ public class SteadyWindowTest {
     assertEquals("10 s after the first rows", 15_000, window.first().elapsedMillis());
     assertEquals("the poll before the publisher's end", 24_000, window.last().elapsedMillis());
     assertEquals(1800, window.events());
+    assertEquals(200.0, window.eventsPerSec(), 1e-9);
     assertEquals(200.0, window.perHundredThousandEvents(RunCosts.Sample::pipelineCpu), 1e-9);
   }
 
@@ -61,6 +62,7 @@ public class SteadyWindowTest {
     assertEquals(16_000, window.first().elapsedMillis());
     assertEquals("the last poll before 31 - 5 s", 25_000, window.last().elapsedMillis());
     assertEquals(9000, window.events());
+    assertEquals("the backlog's rate, not the start's", 1000.0, window.eventsPerSec(), 1e-9);
     assertEquals(90.0, window.perHundredThousandEvents(RunCosts.Sample::pipelineCpu), 1e-9);
   }
 

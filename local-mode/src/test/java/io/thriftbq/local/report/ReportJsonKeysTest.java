@@ -150,7 +150,9 @@ public class ReportJsonKeysTest {
           "throughput.publish_waited_for_pipeline_sec",
           "throughput.publish_wall_sec",
           "throughput.rows_per_sec_peak_5s",
+          "throughput.rows_per_sec_steady",
           "throughput.rows_per_sec_sustained",
+          "throughput.steady_how",
           "throughput.sustained_how",
           "throughput.writing_interval_sec",
           "timeline",
@@ -174,6 +176,8 @@ public class ReportJsonKeysTest {
     assertEquals(5.0, throughput.path("publish_wall_sec").asDouble(), 0);
     assertEquals(6.5, throughput.path("publish_waited_for_pipeline_sec").asDouble(), 0);
     assertEquals(40.0, throughput.path("rows_per_sec_sustained").asDouble(), 0);
+    // the CPU window's 320 events over its 8 s
+    assertEquals(40.0, throughput.path("rows_per_sec_steady").asDouble(), 0);
     assertEquals(27.0, throughput.path("all_accounted_after_sec").asDouble(), 0);
     JsonNode costs = json.path("costs");
     assertEquals(200.0, costs.path("pipeline_cpu_sec_per_100k_events").asDouble(), 0);
@@ -222,6 +226,8 @@ public class ReportJsonKeysTest {
   public void theTextReportShowsTheFigures() {
     String text = LocalReport.of(result("pubsub")).format();
     assertContains(text, "published 200.0 events/s; ingestion 40.0 rows/s sustained");
+    assertContains(text, "40.0 rows/s steady");
+    assertContains(text, "steady: " + SteadyWindow.RATE_HOW);
     assertContains(text, "pipeline 200.0 CPU-s, Pub/Sub emulator 50.0, BigQuery emulator 300.0");
     assertContains(text, "123.5 bytes per element; 2.5 bytes exchanged per input byte");
     assertContains(text, "to BigQuery: 4 requests, 250.0 rows per request");
@@ -242,6 +248,7 @@ public class ReportJsonKeysTest {
             "peak_window",
             "rows_per_sec_peak_5s",
             "rows_per_sec_sustained",
+            "steady_how",
             "sustained_how",
             "writing_interval_sec"),
         keyPaths(report.json.path("throughput")));
