@@ -97,7 +97,10 @@ public final class LocalRunner {
           reports
               .get(i)
               .json
-              .set(MachineCeilings.KEY, ceilings.toJson(figures.get(i).sustainedEventsPerSec()));
+              .set(
+                  MachineCeilings.KEY,
+                  ceilings.toJson(
+                      figures.get(i).sustainedEventsPerSec(), figures.get(i).steadyEventsPerSec()));
         }
         array.add(reports.get(i).json);
       }

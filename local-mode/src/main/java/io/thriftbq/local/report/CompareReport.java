@@ -19,7 +19,9 @@ public final class CompareReport {
           "Sustained events/s: rows written to the event table, counted in the BigQuery"
               + " emulator once a second, from the first poll that saw rows to the first that saw"
               + " the final count; the run publishes at --rate, so a step that keeps up shows about"
-              + " the rate and a slower one shows its ceiling on this machine.",
+              + " the rate and a slower one shows its ceiling on this machine. Steady events/s: "
+              + SteadyWindow.RATE_HOW
+              + ".",
           "CPU-s per 100k events: "
               + SteadyWindow.DEFINITION
               + " The pipeline is this JVM's process CPU less the publisher's and the poller's"
@@ -32,12 +34,12 @@ public final class CompareReport {
               + SteadyWindow.LATENCY_WARM_UP
               + "; p50 and p99; ? when no event was created after the warm-up (a run shorter than"
               + " it).",
-          "Of ceiling: sustained events/s as a share of this machine's bare Storage Write append"
-              + " ceiling at "
+          "Of ceiling: steady events/s (sustained counts the pipeline's start) as a share of"
+              + " this machine's bare Storage Write append ceiling at "
               + MachineCeilings.APPEND_ROWS
               + " rows per request, "
               + MachineCeilings.HOW
-              + " n/a with --no-ceilings.");
+              + " n/a with --no-ceilings or without a steady window.");
 
   private final List<StepFigures> steps;
   private final String setting;
@@ -73,9 +75,9 @@ public final class CompareReport {
     this.ceilings = ceilings;
   }
 
-  /** {@code rows/s} of a step as a share of the append ceiling, or n/a. */
+  /** A step's steady rate as a share of the append ceiling, or n/a. */
   private String ofCeiling(StepFigures f) {
-    return format(ceilings == null ? null : ceilings.ofAppendCeiling(f.sustainedEventsPerSec()), 2);
+    return format(ceilings == null ? null : ceilings.ofAppendCeiling(f.steadyEventsPerSec()), 2);
   }
 
   public List<StepFigures> steps() {
@@ -91,11 +93,12 @@ public final class CompareReport {
     }
     s.append(
         String.format(
-            "%-4s %-52s %-6s %10s %8s %10s %10s %10s %8s %9s %8s %8s%n",
+            "%-4s %-52s %-6s %10s %9s %8s %10s %10s %10s %8s %9s %8s %8s%n",
             "step",
             "configuration",
             "result",
             "events/s",
+            "steady/s",
             "of ceil.",
             "pipe CPU",
             sourceServer.startsWith("Kafka") ? "Kafka CPU" : "PS CPU",
@@ -107,11 +110,12 @@ public final class CompareReport {
     for (StepFigures f : steps) {
       s.append(
           String.format(
-              "%-4d %-52s %-6s %10s %8s %10s %10s %10s %8s %9s %8s %8s%n",
+              "%-4d %-52s %-6s %10s %9s %8s %10s %10s %10s %8s %9s %8s %8s%n",
               f.step(),
               truncate(f.describe(), 52),
               f.ok() ? "OK" : "FAILED",
               format(f.sustainedEventsPerSec(), 0),
+              format(f.steadyEventsPerSec(), 0),
               ofCeiling(f),
               format(f.pipelineCpuPer100k(), 1),
               format(f.sourceCpuPer100k(), 1),
@@ -154,8 +158,9 @@ public final class CompareReport {
     // Widths that fit the longest header word of each column at 900 px; the configuration wraps.
     h.append("<div class=\"steps\"><table><colgroup><col style=\"width:5%\">")
         .append("<col style=\"width:21%\"><col style=\"width:6%\">")
-        .append("<col span=\"9\" style=\"width:7.5%\"></colgroup>\n")
+        .append("<col span=\"10\" style=\"width:6.8%\"></colgroup>\n")
         .append("<tr><th>step</th><th>configuration</th><th>result</th><th>events/s</th>")
+        .append("<th>steady events/s</th>")
         .append("<th>of append ceiling</th>")
         .append("<th>pipeline CPU-s /100k</th><th>")
         .append(escape(sourceServer.replace("emulator", "emul.")))
@@ -171,6 +176,8 @@ public final class CompareReport {
           .append(f.ok() ? ">OK" : " class=\"failed\">FAILED")
           .append("</td><td>")
           .append(format(f.sustainedEventsPerSec(), 0))
+          .append("</td><td>")
+          .append(format(f.steadyEventsPerSec(), 0))
           .append("</td><td>")
           .append(ofCeiling(f))
           .append("</td><td>")
@@ -192,8 +199,10 @@ public final class CompareReport {
     h.append("</table></div>\n<p class=\"how\">").append(escape(HOW.get(5))).append("</p>\n");
     h.append(
         chart(
-            "Sustained events/s (higher is better)",
-            List.of(new Series("events/s", "#1a73e8", StepFigures::sustainedEventsPerSec)),
+            "Events/s, sustained and steady (higher is better)",
+            List.of(
+                new Series("sustained", "#1a73e8", StepFigures::sustainedEventsPerSec),
+                new Series("steady", "#188038", StepFigures::steadyEventsPerSec)),
             0,
             HOW.get(0)));
     h.append(new CpuBars(steps, sourceServer).html(HOW.get(1)));

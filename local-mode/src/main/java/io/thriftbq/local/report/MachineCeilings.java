@@ -41,6 +41,7 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
   private static final String WHAT = "what";
   private static final String PER_SEC = "per_sec";
   private static final String SUSTAINED_PER_APPEND_CEILING = "sustained_per_append_ceiling";
+  private static final String STEADY_PER_APPEND_CEILING = "steady_per_append_ceiling";
 
   /**
    * One ceiling.
@@ -98,8 +99,12 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
     return s.append('.').toString();
   }
 
-  /** The JSON of a compared step's report: the ceilings and the step's share of the append one. */
-  public ObjectNode toJson(@Nullable Double sustainedRowsPerSec) {
+  /**
+   * The JSON of a compared step's report: the ceilings and the step's rates as shares of the append
+   * one, each left out when not measured.
+   */
+  public ObjectNode toJson(
+      @Nullable Double sustainedRowsPerSec, @Nullable Double steadyRowsPerSec) {
     ObjectNode json = LoopbackHttp.JSON.createObjectNode();
     json.put("how", HOW);
     json.put(EVENTS, events);
@@ -110,11 +115,15 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
           .put(WHAT, ceiling.what())
           .put(PER_SEC, ReportFigures.round(ceiling.perSecond()));
     }
-    Double share = ofAppendCeiling(sustainedRowsPerSec);
-    if (share != null) {
-      json.put(SUSTAINED_PER_APPEND_CEILING, Math.round(share * 1000) / 1000.0);
-    }
+    putShare(json, SUSTAINED_PER_APPEND_CEILING, ofAppendCeiling(sustainedRowsPerSec));
+    putShare(json, STEADY_PER_APPEND_CEILING, ofAppendCeiling(steadyRowsPerSec));
     return json;
+  }
+
+  private static void putShare(ObjectNode json, String key, @Nullable Double share) {
+    if (share != null) {
+      json.put(key, Math.round(share * 1000) / 1000.0);
+    }
   }
 
   /** The ceilings of {@link #toJson}. */

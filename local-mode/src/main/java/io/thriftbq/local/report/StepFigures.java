@@ -11,6 +11,8 @@ import java.util.Map;
  *
  * @param ok every event accounted for, no duplicate on an exactly-once step
  * @param sustainedEventsPerSec rows/s between the first poll that saw rows and the last
+ * @param steadyEventsPerSec rows/s over the steady window ({@code SteadyWindow#RATE_HOW}); null
+ *     when the run was too short for one
  * @param sourceCpuPer100k the Pub/Sub emulator's or the Kafka broker's, whichever carried the
  *     events
  * @param latencyP50Millis p50 after warm-up; null when no event was created after the warm-up (a
@@ -24,6 +26,7 @@ public record StepFigures(
     boolean ok,
     double publishedPerSec,
     Double sustainedEventsPerSec,
+    Double steadyEventsPerSec,
     Double pipelineCpuPer100k,
     Double sourceCpuPer100k,
     Double bigqueryCpuPer100k,
@@ -48,6 +51,7 @@ public record StepFigures(
         report.ok(),
         published == null ? 0 : published,
         throughput.rowsPerSecSustained(),
+        throughput.rowsPerSecSteady(),
         costs.pipelineCpuPer100k(),
         costs.sourceCpuPer100k(),
         costs.bigqueryCpuPer100k(),

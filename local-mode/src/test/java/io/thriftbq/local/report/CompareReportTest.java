@@ -37,6 +37,7 @@ public class CompareReportTest {
               true,
               900,
               450.0,
+              460.0,
               150.0,
               40.0,
               90.0,
@@ -51,6 +52,7 @@ public class CompareReportTest {
               false,
               900,
               900.0,
+              880.0,
               75.0,
               38.0,
               73.0,
@@ -64,6 +66,7 @@ public class CompareReportTest {
               "STORAGE_API_AT_LEAST_ONCE + PROTO",
               true,
               900,
+              null,
               null,
               null,
               null,
@@ -82,15 +85,17 @@ public class CompareReportTest {
   public void everyFigureIsABarScaledToTheLargestOfItsChart() {
     String html = report().html();
     List<String> bars = CompareReport.barTitles(html);
-    // events/s 2, bytes 3, exchanged 2, latency 2+2 (step 8 has no figures but bytes); the CPU
-    // chart's stacked bars are CpuBars' (CpuBarsTest)
-    assertEquals(bars.toString(), 11, bars.size());
-    assertTrue(bars.toString(), bars.contains("step 6 events/s: 900"));
+    // sustained 2 + steady 2, bytes 3, exchanged 2, latency 2+2 (step 8 has no figures but
+    // bytes); the CPU chart's stacked bars are CpuBars' (CpuBarsTest)
+    assertEquals(bars.toString(), 13, bars.size());
+    assertTrue(bars.toString(), bars.contains("step 6 sustained: 900"));
+    assertTrue(bars.toString(), bars.contains("step 6 steady: 880"));
     assertTrue(bars.toString(), bars.contains("step 6 bytes/byte: 3.50"));
     assertTrue(bars.toString(), bars.contains("step 6 p99: 2,500"));
     // The largest events/s bar spans the whole width; half of it, half the width.
-    assertEquals(560.0, barWidth(html, "step 6 events/s"), 0.01);
-    assertEquals(280.0, barWidth(html, "step 1 events/s"), 0.01);
+    assertEquals(560.0, barWidth(html, "step 6 sustained"), 0.01);
+    assertEquals(280.0, barWidth(html, "step 1 sustained"), 0.01);
+    assertEquals(560.0 * 880 / 900, barWidth(html, "step 6 steady"), 0.05);
     // The CPU chart: one stacked bar per step, in µs per event; step 8 measured none.
     List<CpuBarsTest.Bar> cpu = CpuBarsTest.bars(html);
     assertEquals(List.of(1, 6, 8), cpu.stream().map(CpuBarsTest.Bar::step).toList());
@@ -186,6 +191,7 @@ public class CompareReportTest {
               step.describe(),
               step.number() % 2 == 0,
               123_456,
+              123_456.7,
               123_456.7,
               12_345.6,
               12_345.6,

@@ -34,6 +34,7 @@ public class CpuBarsTest {
         true,
         1000,
         900.0,
+        950.0,
         pipeline,
         14.0,
         60.0,
@@ -51,7 +52,8 @@ public class CpuBarsTest {
           step(7, 70.0, Map.of()),
           step(8, 30.0, SHARES),
           new StepFigures(
-              1, "step 1", false, 0, null, null, null, null, null, null, null, null, Map.of()));
+              1, "step 1", false, 0, null, null, null, null, null, null, null, null, null,
+              Map.of()));
 
   /** One bar: its step, total and segments (name, µs, width). */
   record Bar(

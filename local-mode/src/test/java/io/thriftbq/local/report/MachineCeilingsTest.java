@@ -24,12 +24,14 @@ public class MachineCeilingsTest {
               new MachineCeilings.Ceiling(
                   MachineCeilings.appendKey(10), "Storage Write append, 10 rows", 900)));
 
+  /** A step whose steady rate is {@code rowsPerSec} and whose sustained rate is 0.8 of it. */
   private static StepFigures step(int number, Double rowsPerSec) {
     return new StepFigures(
         number,
         "STEP " + number,
         true,
         2000,
+        rowsPerSec == null ? null : rowsPerSec * 0.8,
         rowsPerSec,
         1.0,
         2.0,
@@ -68,8 +70,19 @@ public class MachineCeilingsTest {
     assertTrue(table, table.lines().anyMatch(l -> l.startsWith("7 ") && l.contains(" n/a ")));
     String html = report.html();
     assertThat(html, containsString("<th>of append ceiling</th>"));
-    assertThat(html, containsString("<td>900</td><td>0.50</td>"));
+    assertThat(html, containsString("<td>720</td><td>900</td><td>0.50</td>"));
     assertThat(html, containsString("Storage Write append, 500 rows 1,800/s"));
+  }
+
+  @Test
+  public void aRunWithoutASteadyWindowHasNoShareRatherThanTheSustainedRatesOne() {
+    StepFigures noWindow =
+        new StepFigures(
+            8, "STEP 8", true, 2000, 900.0, null, 1.0, 2.0, 3.0, 4.0, null, 5L, 9L, Map.of());
+    String table = new CompareReport(List.of(noWindow), "test", "Kafka broker", CEILINGS).table();
+    String line = table.lines().filter(l -> l.startsWith("8 ")).findFirst().orElseThrow();
+    assertTrue(line, line.contains(" n/a "));
+    assertFalse(line, line.contains("0.50"));
   }
 
   @Test
@@ -95,12 +108,14 @@ public class MachineCeilingsTest {
 
   @Test
   public void theJsonHoldsTheCeilingsAndTheStepsShare() {
-    JsonNode json = CEILINGS.toJson(900.0);
+    JsonNode json = CEILINGS.toJson(720.0, 900.0);
     assertEquals(10_000, json.path("events").asInt());
-    assertEquals(0.5, json.path("sustained_per_append_ceiling").asDouble(), 0);
+    assertEquals(0.4, json.path("sustained_per_append_ceiling").asDouble(), 0);
+    assertEquals(0.5, json.path("steady_per_append_ceiling").asDouble(), 0);
     assertEquals("pubsub_pull_ack", json.path("ceilings").get(0).path("key").asText());
     assertEquals(5000.4, json.path("ceilings").get(0).path("per_sec").asDouble(), 0);
     assertEquals(CEILINGS, MachineCeilings.fromJson(json));
-    assertFalse(CEILINGS.toJson(null).has("sustained_per_append_ceiling"));
+    assertFalse(CEILINGS.toJson(null, 900.0).has("sustained_per_append_ceiling"));
+    assertFalse(CEILINGS.toJson(720.0, null).has("steady_per_append_ceiling"));
   }
 }

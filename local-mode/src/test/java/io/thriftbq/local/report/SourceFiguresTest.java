@@ -47,6 +47,7 @@ public class SourceFiguresTest {
                     true,
                     200,
                     199.0,
+                    200.0,
                     1.0,
                     2.0,
                     3.0,
