@@ -94,11 +94,14 @@ public record CostFigures(
     };
   }
 
-  static CostFigures of(RunResult result) {
+  /**
+   * @param steady the run's steady window ({@link SteadyWindow#of(Progress)}); the CPU figures are
+   *     taken over it when the run measured costs
+   */
+  static CostFigures of(RunResult result, Optional<SteadyWindow> steady) {
     Progress progress = result.progress();
     HandOffLatencyProbe.HandOffRequests requests = result.bigqueryRequests();
-    Optional<SteadyWindow> window =
-        progress.costsMeasured() ? SteadyWindow.of(progress) : Optional.empty();
+    Optional<SteadyWindow> window = progress.costsMeasured() ? steady : Optional.empty();
     boolean exchanged = result.exchangedBytes() != null && result.payloadBytesPublished() > 0;
     return new CostFigures(
         ReportFigures.sourceKind(result.source()),

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.profile.PipelineProfile;
+import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.source.EventSource;
 import java.util.Map;
+import java.util.Optional;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -25,9 +27,11 @@ public record ReportFigures(
     @Nullable PipelineProfile profile) {
 
   static ReportFigures of(RunResult result) {
+    // One window for the steady rate and the CPU figures, which RESULTS and the docs read together.
+    Optional<SteadyWindow> steady = SteadyWindow.of(result.progress());
     return new ReportFigures(
-        ThroughputFigures.of(result),
-        CostFigures.of(result),
+        ThroughputFigures.of(result, steady),
+        CostFigures.of(result, steady),
         LatencyFigures.of(result),
         result.cpuByComponent());
   }

@@ -7,6 +7,7 @@ import io.thriftbq.local.progress.SteadyWindow;
 import io.thriftbq.local.progress.Throughput;
 import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.stack.LoopbackHttp;
+import java.util.Optional;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -45,7 +46,11 @@ public record ThroughputFigures(
   private static final String PEAK_WINDOW = "peak_window";
   private static final String ALL_ACCOUNTED_AFTER_SEC = "all_accounted_after_sec";
 
-  static ThroughputFigures of(RunResult result) {
+  /**
+   * @param steady the run's steady window ({@link SteadyWindow#of(Progress)}), whose rate is the
+   *     steady rate
+   */
+  static ThroughputFigures of(RunResult result, Optional<SteadyWindow> steady) {
     Progress progress = result.progress();
     boolean published = result.generatorMillis() > 0;
     Throughput rates = Throughput.of(progress.timeline(), Throughput.PEAK_WINDOW_MILLIS);
@@ -58,7 +63,7 @@ public record ThroughputFigures(
             ? ReportFigures.round(result.waitedForPipelineMillis() / 1000.0)
             : null,
         rates.sustainedRowsPerSec() > 0 ? ReportFigures.round(rates.sustainedRowsPerSec()) : null,
-        SteadyWindow.of(progress).map(w -> ReportFigures.round(w.eventsPerSec())).orElse(null),
+        steady.map(w -> ReportFigures.round(w.eventsPerSec())).orElse(null),
         ReportFigures.round(rates.peakRowsPerSec()),
         ReportFigures.round(rates.writingMillis() / 1000.0),
         rates.windowLongerThanWriting()
