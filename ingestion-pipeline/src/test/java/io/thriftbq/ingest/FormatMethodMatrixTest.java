@@ -77,6 +77,10 @@ public class FormatMethodMatrixTest {
       PCollection<DeadLetter> deadLetters =
           IngestionPipeline.ingest(input(pipeline), options, fake.services);
       PAssert.that(deadLetters).empty();
+      assertEquals(
+          format + ": the rows reach the writer through a hand-off",
+          handsOff(),
+          TransformNames.anyEndsWith(pipeline, "/HandOff"));
       pipeline.run().waitUntilFinish();
 
       List<Map<String, Object>> rows = new ArrayList<>();
@@ -103,6 +107,10 @@ public class FormatMethodMatrixTest {
         rowsByFormat.get(StorageFormat.PROTO_MESSAGE));
   }
 
+  private boolean handsOff() {
+    return unbounded && method == WriteMethod.STORAGE_API_AT_LEAST_ONCE;
+  }
+
   private String[] args(StorageFormat format) {
     List<String> args = new ArrayList<>();
     args.add("--includePubsubMessageId=true");
@@ -113,6 +121,10 @@ public class FormatMethodMatrixTest {
     }
     if (unbounded && method == WriteMethod.STORAGE_WRITE_API) {
       args.add("--storageWriteApiTriggeringFrequencySec=1");
+    }
+    if (handsOff()) {
+      // The rows reach the writer through a Reshuffle (local mode's setting for saturation).
+      args.add("--handOffBeforeWrite=true");
     }
     return args.toArray(new String[0]);
   }

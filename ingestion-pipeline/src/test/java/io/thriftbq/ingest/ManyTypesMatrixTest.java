@@ -92,6 +92,10 @@ public class ManyTypesMatrixTest {
       IngestionPlan plan = IngestionPlan.of(options, input());
       Pipeline pipeline = Pipeline.create(options);
       IngestionPipeline.ingest(input(pipeline), options, fake.services);
+      assertEquals(
+          format + ": the rows reach the writer through a hand-off",
+          unbounded && method == WriteMethod.STORAGE_API_AT_LEAST_ONCE,
+          TransformNames.anyEndsWith(pipeline, "/HandOff"));
       try {
         pipeline.run().waitUntilFinish();
       } catch (RuntimeException e) {
@@ -228,6 +232,11 @@ public class ManyTypesMatrixTest {
     }
     if (unbounded && method == WriteMethod.STORAGE_WRITE_API) {
       args.add("--storageWriteApiTriggeringFrequencySec=1");
+    }
+    if (unbounded && method == WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
+      // The rows of every table reach the writer through a Reshuffle (local mode's setting for
+      // saturation).
+      args.add("--handOffBeforeWrite=true");
     }
     return PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
         .withValidation()

@@ -114,23 +114,27 @@ final class IngestionPlanner {
       for (int i = 0; i < schemas.size(); i++) {
         writes.add(
             new WriteSettings(
-                tables.eventTables().get(i),
-                method,
-                Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()),
-                options.getStorageWriteApiTriggeringFrequencySec(),
-                options.getNumStorageWriteApiStreams() == null
-                    ? 0
-                    : options.getNumStorageWriteApiStreams(),
-                options.getNumStreamingKeys(),
-                Boolean.TRUE.equals(options.getUseStorageApiConnectionPool()),
-                Boolean.TRUE.equals(options.getCreateTable()),
-                layouts.get(i)));
+                    tables.eventTables().get(i),
+                    method,
+                    Boolean.TRUE.equals(options.getEnableBigQueryAutoshard()),
+                    options.getStorageWriteApiTriggeringFrequencySec(),
+                    options.getNumStorageWriteApiStreams() == null
+                        ? 0
+                        : options.getNumStorageWriteApiStreams(),
+                    options.getNumStreamingKeys(),
+                    Boolean.TRUE.equals(options.getUseStorageApiConnectionPool()),
+                    Boolean.TRUE.equals(options.getCreateTable()),
+                    layouts.get(i))
+                .withHandOff(Boolean.TRUE.equals(options.getHandOffBeforeWrite())));
       }
       // The knobs are the same for every type, so are their problems.
       problems.addAll(writes.get(0).problems(input.bounded()));
     }
     List<ChangeRule> changes =
         ChangePlanner.plan(options, types, schemas, format, method, problems);
+    if (changes != null && !writes.isEmpty()) {
+      problems.addAll(writes.get(0).withChange(changes.get(0)).changeProblems());
+    }
     String maxStaleness =
         changes == null ? null : ChangePlanner.maxStaleness(options, new ArrayList<>());
     // In change mode a format whose rows cannot carry their change gives BigQueryIO a row mutation

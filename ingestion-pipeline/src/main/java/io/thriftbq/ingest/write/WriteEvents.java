@@ -17,6 +17,7 @@ import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
 import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
@@ -95,8 +96,13 @@ public final class WriteEvents<R, E>
         sink.format(),
         settings.method());
 
+    // A Reshuffle, so that on a runner that fuses the read, the decode and the write into one
+    // thread (Flink) the read and the decode go on while the at-least-once writer waits for its
+    // append (--handOffBeforeWrite; benchmarks/RESULTS.md sections 18-20).
+    PCollection<TimestampedValue<E>> handed =
+        settings.handOff() ? input.apply("HandOff", Reshuffle.viaRandomKey()) : input;
     PCollection<E> elements =
-        input
+        handed
             .apply("HandToSink", ParDo.of(HandToSinkFn.<E>of(struct)))
             .setCoder(sink.coder(schemas));
     BigQueryIO.Write<E> write = configure(sink.write(schemas, settings.change()), unbounded);

@@ -20,6 +20,7 @@ import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
@@ -184,6 +185,9 @@ public final class WriteEventsToTables<R, E>
     }
     PCollection<ToTable<E>> elements =
         handed.apply("AllTables", Flatten.pCollections()).setCoder(coder);
+    if (shared.handOff()) {
+      elements = elements.apply("HandOff", Reshuffle.viaRandomKey());
+    }
     BigQueryIO.Write<ToTable<E>> write =
         WriteEvents.withSharedSettings(
             sink.writeToTables(schemas, structs, changes.isEmpty() ? null : changes)
@@ -217,7 +221,8 @@ public final class WriteEventsToTables<R, E>
             b.connectionPool(),
             b.createTable(),
             a.layout(),
-            a.change()));
+            a.change(),
+            b.handOff()));
   }
 
   @Override

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  *     options, likewise
  * @param createTable create the table from the derived schema if needed
  * @param layout partitioning and clustering of a created table
+ * @param change the change rule in change mode, or null
+ * @param handOff hand the rows to the write through a Reshuffle ({@code --handOffBeforeWrite})
  */
 public record WriteSettings(
     String table,
@@ -38,7 +40,8 @@ public record WriteSettings(
     boolean connectionPool,
     boolean createTable,
     TableLayout layout,
-    @Nullable ChangeRule change)
+    @Nullable ChangeRule change,
+    boolean handOff)
     implements Serializable {
   private static final Logger LOG = LoggerFactory.getLogger(WriteSettings.class);
 
@@ -72,7 +75,24 @@ public record WriteSettings(
         connectionPool,
         createTable,
         layout,
-        null);
+        null,
+        false);
+  }
+
+  /** These settings with the rows handed to the write through a Reshuffle, or not. */
+  public WriteSettings withHandOff(boolean value) {
+    return new WriteSettings(
+        table,
+        method,
+        autoSharding,
+        triggeringFrequencySec,
+        numStorageWriteApiStreams,
+        numStreamingKeys,
+        connectionPool,
+        createTable,
+        layout,
+        change,
+        value);
   }
 
   /** These settings in change mode: each row an upsert or delete by {@code change}'s key. */
@@ -87,7 +107,8 @@ public record WriteSettings(
         connectionPool,
         createTable,
         layout,
-        change);
+        change,
+        handOff);
   }
 
   /**
@@ -114,6 +135,13 @@ public record WriteSettings(
           "--enableBigQueryAutoshard does nothing with STORAGE_API_AT_LEAST_ONCE, which writes"
               + " without a shuffle: remove it, or use STORAGE_WRITE_API or STREAMING_INSERTS");
     }
+    if (handOff && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
+      problems.add(
+          "--handOffBeforeWrite applies only to STORAGE_API_AT_LEAST_ONCE ("
+              + method
+              + " hands the rows on through its own shuffle): remove it");
+    }
+    problems.addAll(changeProblems());
     checkStreamingKeys(problems);
     checkStorageWriteStreams(problems);
     if (connectionPool && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
@@ -128,6 +156,19 @@ public record WriteSettings(
               + " --createTable=true");
     }
     return problems;
+  }
+
+  /**
+   * What is wrong with these settings in change mode (none without a change rule): the launch check
+   * asks once the change rules are planned, after {@link #problems}.
+   */
+  public List<String> changeProblems() {
+    if (handOff && change != null) {
+      return List.of(
+          "--handOffBeforeWrite may reorder the changes of one key, and --primaryKey applies them"
+              + " in the order they arrive: remove --handOffBeforeWrite");
+    }
+    return List.of();
   }
 
   private void checkTriggeringFrequency(boolean boundedInput, List<String> problems) {

@@ -74,6 +74,10 @@ public class ChangePlannerTest {
         "--primaryKey=event_id",
         "--bigQueryWriteMethod=STREAMING_INSERTS",
         "--formatToStore=TABLE_ROW");
+    assertInvalid(
+        "--handOffBeforeWrite may reorder the changes of one key",
+        "--primaryKey=event_id",
+        "--handOffBeforeWrite=true");
     assertInvalid("not a top-level field of Event", "--primaryKey=no_such_field");
     assertInvalid("which is repeated", "--primaryKey=products");
     assertInvalid("is RECORD", "--primaryKey=session");

@@ -59,6 +59,27 @@ public class IngestionPlannerTest {
   }
 
   @Test
+  public void theHandOffGoesWithTheAtLeastOnceWriteOnly() {
+    IngestionPlan handed =
+        plan(
+            options(
+                SUBSCRIPTION,
+                "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+                "--handOffBeforeWrite=true"));
+    assertTrue(handed.write().handOff());
+    assertFalse(
+        plan(options(SUBSCRIPTION, "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE"))
+            .write()
+            .handOff());
+    assertInvalid(
+        "--handOffBeforeWrite applies only to STORAGE_API_AT_LEAST_ONCE",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_WRITE_API",
+        "--storageWriteApiTriggeringFrequencySec=1",
+        "--handOffBeforeWrite=true");
+  }
+
+  @Test
   public void protoMessageNeedsNoGeneratedClass() {
     IngestionPlan plain = plan(options(SUBSCRIPTION, "--formatToStore=PROTO_MESSAGE"));
     assertEquals(StorageFormat.PROTO_MESSAGE, plain.sink().format().id());
