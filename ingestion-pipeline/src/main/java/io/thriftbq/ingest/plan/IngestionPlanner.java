@@ -127,13 +127,15 @@ final class IngestionPlanner {
                     layouts.get(i))
                 .withHandOff(Boolean.TRUE.equals(options.getHandOffBeforeWrite())));
       }
-      // The knobs are the same for every type, so are their problems.
-      problems.addAll(writes.get(0).problems(input.bounded()));
     }
     List<ChangeRule> changes =
         ChangePlanner.plan(options, types, schemas, format, method, problems);
-    if (changes != null && !writes.isEmpty()) {
-      problems.addAll(writes.get(0).withChange(changes.get(0)).changeProblems());
+    if (!writes.isEmpty()) {
+      // The knobs are the same for every type, so are their problems (checked in change mode with
+      // the change, which some knobs do not go with).
+      WriteSettings first = writes.get(0);
+      problems.addAll(
+          (changes == null ? first : first.withChange(changes.get(0))).problems(input.bounded()));
     }
     String maxStaleness =
         changes == null ? null : ChangePlanner.maxStaleness(options, new ArrayList<>());

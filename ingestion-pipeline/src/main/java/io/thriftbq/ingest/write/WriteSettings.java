@@ -81,22 +81,15 @@ public record WriteSettings(
 
   /** These settings with the rows handed to the write through a Reshuffle, or not. */
   public WriteSettings withHandOff(boolean value) {
-    return new WriteSettings(
-        table,
-        method,
-        autoSharding,
-        triggeringFrequencySec,
-        numStorageWriteApiStreams,
-        numStreamingKeys,
-        connectionPool,
-        createTable,
-        layout,
-        change,
-        value);
+    return with(change, value);
   }
 
   /** These settings in change mode: each row an upsert or delete by {@code change}'s key. */
   public WriteSettings withChange(@Nullable ChangeRule change) {
+    return with(change, handOff);
+  }
+
+  private WriteSettings with(@Nullable ChangeRule change, boolean handOff) {
     return new WriteSettings(
         table,
         method,
@@ -141,7 +134,11 @@ public record WriteSettings(
               + method
               + " hands the rows on through its own shuffle): remove it");
     }
-    problems.addAll(changeProblems());
+    if (handOff && change != null) {
+      problems.add(
+          "--handOffBeforeWrite may reorder the changes of one key, and --primaryKey applies them"
+              + " in the order they arrive: remove --handOffBeforeWrite");
+    }
     checkStreamingKeys(problems);
     checkStorageWriteStreams(problems);
     if (connectionPool && method != WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
@@ -156,19 +153,6 @@ public record WriteSettings(
               + " --createTable=true");
     }
     return problems;
-  }
-
-  /**
-   * What is wrong with these settings in change mode (none without a change rule): the launch check
-   * asks once the change rules are planned, after {@link #problems}.
-   */
-  public List<String> changeProblems() {
-    if (handOff && change != null) {
-      return List.of(
-          "--handOffBeforeWrite may reorder the changes of one key, and --primaryKey applies them"
-              + " in the order they arrive: remove --handOffBeforeWrite");
-    }
-    return List.of();
   }
 
   private void checkTriggeringFrequency(boolean boundedInput, List<String> problems) {
