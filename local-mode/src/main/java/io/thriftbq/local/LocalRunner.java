@@ -10,6 +10,7 @@ import io.thriftbq.local.report.LocalReport;
 import io.thriftbq.local.report.MachineCeilings;
 import io.thriftbq.local.report.StepFigures;
 import io.thriftbq.local.run.BareCeilings;
+import io.thriftbq.local.run.LaunchCheck;
 import io.thriftbq.local.run.LocalRun;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.io.IOException;
@@ -150,6 +151,12 @@ public final class LocalRunner {
     if (config.help()) {
       out.println(LocalRunConfig.usage());
       return 0;
+    }
+    try {
+      LaunchCheck.check(config);
+    } catch (IllegalArgumentException e) {
+      err.println("run-local: " + e.getMessage());
+      return 2;
     }
     out.println(
         "Starting the "

@@ -216,6 +216,7 @@ public final class WriteEvents<R, E>
         .add(DisplayData.item("autoSharding", settings.autoSharding()))
         .add(DisplayData.item("createTable", settings.createTable()))
         .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
+        .add(DisplayData.item("handOffBeforeWrite", settings.handOff()))
         .addIfNotNull(
             DisplayData.item(
                 "triggeringFrequencySec",

@@ -238,6 +238,7 @@ public final class WriteEventsToTables<R, E>
         .add(DisplayData.item("bigQueryWriteMethod", shared.method().name()))
         .add(DisplayData.item("autoSharding", shared.autoSharding()))
         .add(DisplayData.item("createTable", shared.createTable()))
-        .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()));
+        .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
+        .add(DisplayData.item("handOffBeforeWrite", shared.handOff()));
   }
 }

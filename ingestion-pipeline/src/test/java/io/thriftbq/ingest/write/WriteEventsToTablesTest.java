@@ -29,6 +29,8 @@ import org.apache.beam.sdk.io.gcp.bigquery.TableRowJsonCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.transforms.display.HasDisplayData;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.TimestampedValue;
@@ -148,6 +150,41 @@ public class WriteEventsToTablesTest {
         refusal((table, type) -> WriteSettings.of(table, WriteMethod.STORAGE_API_AT_LEAST_ONCE));
     assertTrue(message, message.contains("without kept payloads"));
     assertTrue(message, message.contains("WriteEvents.forStruct"));
+  }
+
+  @Test
+  public void displayDataSaysWhetherTheRowsAreHandedOffToTheWrite() {
+    FakeBigQuery fake = FakeBigQuery.create();
+    TypePlan order = plan(fake).types().get(0);
+    for (boolean handOff : new boolean[] {false, true}) {
+      WriteSettings settings =
+          WriteSettings.of(order.table(), WriteMethod.STORAGE_API_AT_LEAST_ONCE)
+              .withHandOff(handOff);
+      EventSink<TableRow, ?> sink = EventSink.keepingPayload(TABLE_ROWS);
+      assertEquals(
+          "one struct's write",
+          handOff,
+          displayed(WriteEvents.of(sink, order.schemas(), settings), "handOffBeforeWrite"));
+      assertEquals(
+          "the write of several tables",
+          handOff,
+          displayed(
+              WriteEventsToTables.of(
+                  sink,
+                  List.of(
+                      new WriteEventsToTables.StructTable(
+                          order.name(), order.schemas(), settings))),
+              "handOffBeforeWrite"));
+    }
+  }
+
+  /** The value {@code transform} displays under {@code key}; fails when it displays none. */
+  private static Object displayed(HasDisplayData transform, String key) {
+    return DisplayData.from(transform).items().stream()
+        .filter(item -> item.getKey().equals(key))
+        .map(DisplayData.Item::getValue)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no display item " + key));
   }
 
   /**

@@ -68,20 +68,24 @@ public record IngestionArgs(
 
   /** The flags, reading from {@code source} and writing to {@code tables} in {@code bigquery}. */
   public List<String> toList(EventSource source, BigQueryEmulator bigquery, RunTables tables) {
+    return toList(source.ingestionArgs(), bigquery.project(), bigquery.restEndpoint(), tables);
+  }
+
+  /**
+   * The flags, reading as {@code sourceArgs} say and writing to {@code tables} of {@code project}
+   * at {@code bigQueryEndpoint}.
+   */
+  public List<String> toList(
+      List<String> sourceArgs, String project, String bigQueryEndpoint, RunTables tables) {
     List<String> args =
         new ArrayList<>(engine.runnerArgs(directRunnerChecks, tables.eventTables().size()));
     args.add("--streaming=true");
-    args.add("--project=" + bigquery.project());
+    args.add("--project=" + project);
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
-    args.addAll(source.ingestionArgs());
-    args.add("--bigQueryEndpoint=" + bigquery.restEndpoint());
+    args.addAll(sourceArgs);
+    args.add("--bigQueryEndpoint=" + bigQueryEndpoint);
     args.add(
-        "--outputTable="
-            + bigquery.project()
-            + ":"
-            + LocalRunConfig.DATASET
-            + "."
-            + tables.outputTable());
+        "--outputTable=" + project + ":" + LocalRunConfig.DATASET + "." + tables.outputTable());
     args.addAll(structArgs);
     return merge(
         args, step.pipelineArgs(triggeringFrequencySec, format), engine.extraPipelineArgs());

@@ -86,9 +86,18 @@ public final class KafkaSource implements EventSource {
    */
   @Override
   public List<String> ingestionArgs() {
+    return ingestionArgs(broker.bootstrapServers(), topic, consumerGroup);
+  }
+
+  /**
+   * The flags that read {@code topic} at {@code bootstrapServers} as {@code consumerGroup}, from
+   * its earliest offset, with its metadata columns.
+   */
+  public static List<String> ingestionArgs(
+      String bootstrapServers, String topic, String consumerGroup) {
     return List.of(
         "--source=KAFKA",
-        "--kafkaBootstrapServers=" + broker.bootstrapServers(),
+        "--kafkaBootstrapServers=" + bootstrapServers,
         "--kafkaTopics=" + topic,
         "--kafkaConsumerGroup=" + consumerGroup,
         "--kafkaStartOffset=EARLIEST",

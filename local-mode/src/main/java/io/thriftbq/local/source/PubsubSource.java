@@ -51,9 +51,14 @@ public final class PubsubSource implements EventSource {
   @Override
   public List<String> ingestionArgs() {
     PubsubEmulator pubsub = stack.pubsub();
+    return ingestionArgs(pubsub.rootUrl(), pubsub.subscriptionPath(subscription));
+  }
+
+  /** The flags that read {@code subscriptionPath} at {@code rootUrl}, with its metadata columns. */
+  public static List<String> ingestionArgs(String rootUrl, String subscriptionPath) {
     return List.of(
-        "--pubsubRootUrl=" + pubsub.rootUrl(),
-        "--subscription=" + pubsub.subscriptionPath(subscription),
+        "--pubsubRootUrl=" + rootUrl,
+        "--subscription=" + subscriptionPath,
         "--includeAttributes=true",
         "--includePubsubMessageId=true",
         "--includePublishTime=true");
