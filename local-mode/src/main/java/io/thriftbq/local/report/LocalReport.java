@@ -300,6 +300,9 @@ public final class LocalReport {
         .append(c.extraSetting())
         .append(") ===\n");
     s.append(String.format("Engine            %s%n", c.runner()));
+    if (!c.build().isEmpty()) {
+      s.append(String.format("Build             %s%n", new BuildIdentity(c.build()).describe()));
+    }
     s.append(String.format("Source            %s%n", sourceLine(c)));
     s.append(
         String.format(

@@ -29,6 +29,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param source the source's names, as {@link io.thriftbq.local.source.EventSource#describe()}
  *     gives them (the report's JSON has them as keys of the configuration)
  * @param table the event table, when the run had one; null with many types
+ * @param build which build of each module ran ({@link BuildIdentity#classDigests()}); empty in a
+ *     report written before it was recorded
  */
 public record RunConfiguration(
     int step,
@@ -48,7 +50,8 @@ public record RunConfiguration(
     Map<String, String> source,
     @Nullable String table,
     List<Table> tables,
-    List<String> ingestionArgs) {
+    List<String> ingestionArgs,
+    Map<String, String> build) {
 
   static final String KEY = "configuration";
 
@@ -74,6 +77,7 @@ public record RunConfiguration(
   private static final String TABLE_NAME = "name";
   private static final String TABLE_KIND = "kind";
   private static final String INGESTION_ARGS = "ingestion_args";
+  private static final String BUILD = "build";
 
   /** The keys that are not the source's names. */
   private static final Set<String> OWN_KEYS =
@@ -94,13 +98,15 @@ public record RunConfiguration(
           SEED,
           TABLE,
           TABLES,
-          INGESTION_ARGS);
+          INGESTION_ARGS,
+          BUILD);
 
   public RunConfiguration {
     stepSettingsReplaced = List.copyOf(stepSettingsReplaced);
     source = Collections.unmodifiableMap(new LinkedHashMap<>(source));
     tables = List.copyOf(tables);
     ingestionArgs = List.copyOf(ingestionArgs);
+    build = Collections.unmodifiableMap(new LinkedHashMap<>(build));
   }
 
   static RunConfiguration of(RunResult result) {
@@ -130,7 +136,8 @@ public record RunConfiguration(
         result.source(),
         eventTables.size() == 1 ? result.tableNames().get(eventTables.get(0)) : null,
         tables,
-        result.ingestionArgs());
+        result.ingestionArgs(),
+        BuildIdentity.current().classDigests());
   }
 
   /** Which server carried the run's events. */
@@ -165,6 +172,8 @@ public record RunConfiguration(
     tables.forEach(t -> tableList.addObject().put(TABLE_NAME, t.name()).put(TABLE_KIND, t.kind()));
     ArrayNode args = json.putArray(INGESTION_ARGS);
     ingestionArgs.forEach(args::add);
+    ObjectNode modules = json.putObject(BUILD);
+    build.forEach(modules::put);
     return json;
   }
 
@@ -177,6 +186,8 @@ public record RunConfiguration(
         source.put(field.getKey(), field.getValue().asText());
       }
     }
+    Map<String, String> build = new LinkedHashMap<>();
+    json.path(BUILD).fields().forEachRemaining(m -> build.put(m.getKey(), m.getValue().asText()));
     List<Table> tables = new ArrayList<>();
     for (JsonNode table : json.path(TABLES)) {
       tables.add(new Table(table.path(TABLE_NAME).asText(), table.path(TABLE_KIND).asText()));
@@ -199,7 +210,8 @@ public record RunConfiguration(
         source,
         json.path(TABLE).isTextual() ? json.path(TABLE).asText() : null,
         tables,
-        strings(json.path(INGESTION_ARGS)));
+        strings(json.path(INGESTION_ARGS)),
+        build);
   }
 
   private static List<String> strings(JsonNode array) {

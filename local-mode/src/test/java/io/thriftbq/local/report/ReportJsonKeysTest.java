@@ -39,6 +39,11 @@ public class ReportJsonKeysTest {
   private static final List<String> EVERY_KEY =
       List.of(
           "configuration",
+          "configuration.build",
+          "configuration.build.datagen-pipeline",
+          "configuration.build.ingestion-pipeline",
+          "configuration.build.local-mode",
+          "configuration.build.thrift-common",
           "configuration.direct_runner_checks",
           "configuration.events",
           "configuration.exactly_once",
