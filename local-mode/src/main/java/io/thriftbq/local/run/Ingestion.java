@@ -28,18 +28,21 @@ public final class Ingestion {
 
   private Ingestion() {}
 
+  /** The pipeline's options from {@code args}, validated as its {@code main} validates them. */
+  static IngestionOptions options(List<String> args) {
+    return PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
+        .withValidation()
+        .as(IngestionOptions.class);
+  }
+
   public static PipelineResult start(EmulatorStack stack, List<String> args) {
     return start(stack.bigquery().storageWriteEndpoint(), args);
   }
 
   /** Writes Storage Write API appends to the emulator's gRPC endpoint ({@code host:port}). */
   public static PipelineResult start(String storageWriteEndpoint, List<String> args) {
-    IngestionOptions options =
-        PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
-            .withValidation()
-            .as(IngestionOptions.class);
     return IngestionPipeline.launch(
-            options,
+            options(args),
             new EmulatorBigQueryServices(storageWriteEndpoint),
             new PlaintextPubsubGrpcClientFactory(),
             EMPTY_PULL_PAUSE)

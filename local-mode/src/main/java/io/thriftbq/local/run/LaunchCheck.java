@@ -1,6 +1,5 @@
 package io.thriftbq.local.run;
 
-import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
@@ -8,7 +7,6 @@ import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.source.KafkaSource;
 import io.thriftbq.local.source.PubsubSource;
 import java.util.List;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
  * Plans the ingestion pipeline's flags of a run before any server starts, so that a flag the
@@ -41,13 +39,7 @@ public final class LaunchCheck {
   private static void checkOne(LocalRunConfig config) {
     List<String> args = flags(config);
     try {
-      IngestionPlan.of(
-          PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
-              .withValidation()
-              .as(IngestionOptions.class),
-          IngestionPlan.Input.SOURCE);
-    } catch (BadFlagException e) {
-      throw e;
+      IngestionPlan.of(Ingestion.options(args), IngestionPlan.Input.SOURCE);
     } catch (IllegalArgumentException e) {
       List<String> userFlags = config.engine().extraPipelineArgs();
       throw new BadFlagException(
