@@ -123,7 +123,7 @@ public class ManyTypesEndToEndTest {
     assertEquals(context, EVENTS, report.distinctEventIds);
 
     // The expected figures, computed here from the generator's own choice of type.
-    EventMix mix = GeneratorArgs.mixFor(GeneratorArgs.of(config, List.of()));
+    EventMix mix = GeneratorArgs.mixFor(config);
     Map<String, Integer> expectedPerStruct = new TreeMap<>();
     for (long id = 0; id < EVENTS; id++) {
       expectedPerStruct.merge(mix.name(mix.chooseType(id)), 1, Integer::sum);

@@ -20,6 +20,12 @@ public final class LocalRunConfig implements Cloneable {
   StorageFormat format;
   long events = 4000;
   long ratePerSec = 200;
+
+  /** {@code --ramp-up}'s default: the report's warm-up (SteadyWindow; a test keeps them equal). */
+  public static final long DEFAULT_RAMP_UP_SEC = 10;
+
+  long rampUpSec = DEFAULT_RAMP_UP_SEC;
+  boolean rampUpGiven;
   double badRatio = 0.01;
   Path reportFile;
   boolean keep;
@@ -346,6 +352,11 @@ public final class LocalRunConfig implements Cloneable {
 
   public long rate() {
     return ratePerSec;
+  }
+
+  /** {@code --ramp-up}: how long the paced publisher takes to rise to {@link #rate()}. */
+  public long rampUpMillis() {
+    return rampUpSec * 1000;
   }
 
   /**

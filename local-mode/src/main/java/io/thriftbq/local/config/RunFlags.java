@@ -51,6 +51,11 @@ final class RunFlags {
             + " (default 8); see docs/LOCAL.md for the table",
         "  --events N              events the generator publishes (default 4000)",
         "  --rate N                generator rate, events/s (default 200)",
+        "  --ramp-up SECONDS       after the pipeline's first row, raise the rate from nothing to",
+        "                          --rate in a straight line over this long (default "
+            + LocalRunConfig.DEFAULT_RAMP_UP_SEC
+            + ", the",
+        "                          report's warm-up; 0: the full rate at once)",
         "  --bad-ratio R           malformed messages to mix in, as a fraction of --events",
         "                          (default 0.01; 0 for none)",
         "  --records-per-message N events per message (or Kafka record); >1 sends compressed",
@@ -198,6 +203,10 @@ final class RunFlags {
         case "--rate":
           config.ratePerSec = Long.parseLong(value);
           break;
+        case "--ramp-up":
+          config.rampUpSec = Long.parseLong(value);
+          config.rampUpGiven = true;
+          break;
         case "--bad-ratio":
           config.badRatio = Double.parseDouble(value);
           break;
@@ -281,6 +290,14 @@ final class RunFlags {
     }
     if (config.ratePerSec < 1) {
       throw new IllegalArgumentException("--rate must be at least 1 event/s");
+    }
+    if (config.rampUpSec < 0) {
+      throw new IllegalArgumentException("--ramp-up must be 0 s or more");
+    }
+    if (config.rampUpGiven && config.generatorPipeline) {
+      throw new IllegalArgumentException(
+          "--ramp-up paces the in-process publisher; --generator-pipeline publishes at its own"
+              + " rate: drop one of them");
     }
     if (config.badRatio < 0 || config.badRatio > 1) {
       throw new IllegalArgumentException("--bad-ratio must be between 0 and 1");

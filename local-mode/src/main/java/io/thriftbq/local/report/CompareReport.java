@@ -18,10 +18,11 @@ public final class CompareReport {
       List.of(
           "Sustained events/s: rows written to the event table, counted in the BigQuery"
               + " emulator once a second, from the first poll that saw rows to the first that saw"
-              + " the final count; the run publishes at --rate, so a step that keeps up shows about"
-              + " the rate and a slower one shows its ceiling on this machine. Steady events/s: "
+              + " the final count, so it includes the publisher's ramp up to --rate (--ramp-up)."
+              + " Steady events/s: "
               + SteadyWindow.RATE_HOW
-              + ".",
+              + "; a step that keeps up shows about --rate, a slower one its ceiling on this"
+              + " machine.",
           "CPU-s per 100k events: "
               + SteadyWindow.DEFINITION
               + " The pipeline is this JVM's process CPU less the publisher's and the poller's"

@@ -351,8 +351,10 @@ public final class LocalReport {
     if (t.publishWaitedForPipelineSec() != null) {
       s.append(
           String.format(
-              "  publishing paced from the pipeline's first row, %s s after its first event%n",
-              t.publishWaitedForPipelineSec()));
+              "  publishing paced from the pipeline's first row, %s s after its first event%s%n",
+              t.publishWaitedForPipelineSec(), configuration.rampUpPhrase()));
+    } else if (!configuration.rampUpPhrase().isEmpty()) {
+      s.append(String.format("  publishing paced%s%n", configuration.rampUpPhrase()));
     }
     s.append("  sustained: ").append(Throughput.SUSTAINED_HOW).append('\n');
     s.append("  peak: ").append(Throughput.PEAK_HOW).append('\n');

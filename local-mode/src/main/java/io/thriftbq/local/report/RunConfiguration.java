@@ -25,6 +25,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param stepSettingsReplaced the step's flags that {@code --ingest-arg} replaced
  * @param triggeringFrequencySec the exactly-once steps' triggering frequency; null for the others
  * @param runner the engine, in words
+ * @param rampUpSec how long the paced publisher took to rise to the rate after the pipeline's first
+ *     row ({@code --ramp-up}); null for the generator pipeline, and in a report written before the
+ *     ramp
  * @param publisher who published, in words
  * @param source the source's names, as {@link io.thriftbq.local.source.EventSource#describe()}
  *     gives them (the report's JSON has them as keys of the configuration)
@@ -44,6 +47,7 @@ public record RunConfiguration(
     boolean directRunnerChecks,
     long events,
     long ratePerSec,
+    @Nullable Long rampUpSec,
     int recordsPerMessage,
     String publisher,
     long seed,
@@ -69,6 +73,7 @@ public record RunConfiguration(
   private static final String DIRECT_RUNNER_CHECKS = "direct_runner_checks";
   private static final String EVENTS = "events";
   private static final String RATE = "rate_per_sec";
+  private static final String RAMP_UP = "ramp_up_sec";
   private static final String RECORDS_PER_MESSAGE = "records_per_message";
   private static final String PUBLISHER = "publisher";
   private static final String SEED = "seed";
@@ -93,6 +98,7 @@ public record RunConfiguration(
           DIRECT_RUNNER_CHECKS,
           EVENTS,
           RATE,
+          RAMP_UP,
           RECORDS_PER_MESSAGE,
           PUBLISHER,
           SEED,
@@ -128,6 +134,7 @@ public record RunConfiguration(
         config.directRunnerChecks(),
         config.events(),
         config.rate(),
+        config.generatorPipeline() ? null : config.rampUpMillis() / 1000,
         config.recordsPerMessage(),
         config.generatorPipeline()
             ? "generator pipeline (DirectRunner, bounded: publishes at its end)"
@@ -138,6 +145,13 @@ public record RunConfiguration(
         tables,
         result.ingestionArgs(),
         BuildIdentity.current().classDigests());
+  }
+
+  /** How the paced publisher reached the rate, as the report's throughput lines add it. */
+  String rampUpPhrase() {
+    return rampUpSec == null || rampUpSec == 0
+        ? ""
+        : String.format(", rising to %d/s over the first %d s", ratePerSec, rampUpSec);
   }
 
   /** Which server carried the run's events. */
@@ -161,6 +175,9 @@ public record RunConfiguration(
     json.put(DIRECT_RUNNER_CHECKS, directRunnerChecks);
     json.put(EVENTS, events);
     json.put(RATE, ratePerSec);
+    if (rampUpSec != null) {
+      json.put(RAMP_UP, rampUpSec);
+    }
     json.put(RECORDS_PER_MESSAGE, recordsPerMessage);
     json.put(PUBLISHER, publisher);
     json.put(SEED, seed);
@@ -204,6 +221,7 @@ public record RunConfiguration(
         json.path(DIRECT_RUNNER_CHECKS).asBoolean(),
         json.path(EVENTS).asLong(),
         json.path(RATE).asLong(),
+        json.path(RAMP_UP).isNumber() ? json.path(RAMP_UP).asLong() : null,
         json.path(RECORDS_PER_MESSAGE).asInt(),
         json.path(PUBLISHER).asText(),
         json.path(SEED).asLong(),

@@ -56,10 +56,15 @@ final class EventPublishing implements Publishing, AutoCloseable {
       eventsPublished = () -> PipelineMetrics.generatorPublished(pipeline);
     } else {
       PacedPublisher publisher =
-          changeStream != null
-              ? new PacedPublisher(source, changeStream, config.events(), config.rate())
-              : new PacedPublisher(
-                  source, generator, config.events(), config.rate(), config.recordsPerMessage());
+          (changeStream != null
+                  ? new PacedPublisher(source, changeStream, config.events(), config.rate())
+                  : new PacedPublisher(
+                      source,
+                      generator,
+                      config.events(),
+                      config.rate(),
+                      config.recordsPerMessage()))
+              .rampingUpOver(config.rampUpMillis());
       // A change stream's first message may be a delete, which writes no row to wait for.
       if (changeStream == null) {
         gate = new PipelineReadiness(landed);
@@ -71,7 +76,10 @@ final class EventPublishing implements Publishing, AutoCloseable {
       eventsPublished = publisher::published;
     }
     readiness = gate;
-    long runMillis = config.events() * 1000 / config.rate();
+    long runMillis =
+        pacedPublisher != null
+            ? pacedPublisher.schedule().millisFor(config.events())
+            : config.events() * 1000 / config.rate();
     // The malformed messages are spread over the paced part; a publisher that failed before it
     // releases them too (its failure is reported apart).
     CompletableFuture<?> publishingPaced =

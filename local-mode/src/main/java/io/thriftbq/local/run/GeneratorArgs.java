@@ -66,6 +66,14 @@ public final class GeneratorArgs {
     return new RandomEventGenerator(GeneratorConfig.fromOptions(options(generatorArgs)));
   }
 
+  /**
+   * The event types a run of {@code config} publishes, and so the tables it writes. They do not
+   * depend on where the events are published: no source's flags are needed.
+   */
+  public static EventMix mixFor(LocalRunConfig config) {
+    return mixFor(of(config, List.of()));
+  }
+
   /** The generator's event types for {@code generatorArgs}: one struct, or a weighted mix. */
   public static EventMix mixFor(List<String> generatorArgs) {
     return new EventMix(GeneratorConfig.fromOptions(options(generatorArgs)));

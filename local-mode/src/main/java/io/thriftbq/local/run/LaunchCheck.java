@@ -65,9 +65,7 @@ public final class LaunchCheck {
           case KAFKA -> KafkaSource.ingestionArgs(NO_SERVER, "launch-check", "launch-check");
         };
     RunTables tables =
-        RunTables.forTypes(
-            config.tableName(),
-            GeneratorArgs.mixFor(GeneratorArgs.of(config, List.of())).eventTypes());
+        RunTables.forTypes(config.tableName(), GeneratorArgs.mixFor(config).eventTypes());
     return IngestionArgs.of(config)
         .toList(source, LocalRunConfig.PROJECT, "http://" + NO_SERVER, tables);
   }

@@ -101,9 +101,7 @@ public final class LocalRun {
       changeStream = ChangeRun.stream(changeArgs);
       expectedState = ChangeRun.stream(changeArgs).expectedState(config.events());
     }
-    // The events do not depend on where they are published: the paced publisher needs none of the
-    // generator pipeline's destination flags.
-    EventMix mix = GeneratorArgs.mixFor(GeneratorArgs.of(config, List.of()));
+    EventMix mix = GeneratorArgs.mixFor(config);
     RunTables tables = RunTables.forTypes(config.tableName(), mix.eventTypes());
     // In change mode launch creates every table with its primary key (a table made here would
     // have none, which launch refuses).
@@ -303,11 +301,14 @@ public final class LocalRun {
   private void printStart(
       EventSource source, RunTables tables, int malformedCount, List<String> ingestArgs) {
     out.printf(
-        "Local run: %s%s; %d events at %d/s, %d malformed; %s, table %s.%s%n",
+        "Local run: %s%s; %d events at %d/s%s, %d malformed; %s, table %s.%s%n",
         config.step().describe(),
         config.format() == config.step().format() ? "" : " (format " + config.format() + ")",
         config.events(),
         config.rate(),
+        config.generatorPipeline() || config.rampUpMillis() == 0
+            ? ""
+            : " (reached over " + config.rampUpMillis() / 1000 + " s)",
         malformedCount,
         source,
         LocalRunConfig.DATASET,

@@ -35,7 +35,7 @@ public final class PacedPublisher {
   private final EventMix mix;
   private final @Nullable LongFunction<SourceMessage> messages;
   private final long events;
-  private final long ratePerSec;
+  private PublishingSchedule schedule;
   private final int recordsPerMessage;
   private final AtomicLong published = new AtomicLong();
   private final AtomicLong publishedBytes = new AtomicLong();
@@ -88,7 +88,7 @@ public final class PacedPublisher {
     this.mix = mix;
     this.messages = messages;
     this.events = events;
-    this.ratePerSec = ratePerSec;
+    this.schedule = PublishingSchedule.steady(ratePerSec);
     this.recordsPerMessage = recordsPerMessage;
   }
 
@@ -100,6 +100,21 @@ public final class PacedPublisher {
   public PacedPublisher leadingOneMessage(Waiting pipelineWriting) {
     this.leadIn = pipelineWriting;
     return this;
+  }
+
+  /**
+   * Raises the rate from nothing to the full rate over the first {@code rampMillis} of pacing
+   * (after the lead-in, when there is one) instead of starting at the full rate: see {@link
+   * PublishingSchedule}.
+   */
+  public PacedPublisher rampingUpOver(long rampMillis) {
+    this.schedule = new PublishingSchedule(schedule.ratePerSec(), rampMillis);
+    return this;
+  }
+
+  /** When the events are due. */
+  public PublishingSchedule schedule() {
+    return schedule;
   }
 
   public long published() {
@@ -150,7 +165,8 @@ public final class PacedPublisher {
     long pacedFrom = next;
     while (next < events) {
       double elapsedSec = (System.nanoTime() - start) / 1e9;
-      long due = Math.min(events, pacedFrom + (long) Math.ceil(elapsedSec * ratePerSec) + 1);
+      long due =
+          Math.min(events, pacedFrom + (long) Math.ceil(schedule.dueAt(elapsedSec * 1000)) + 1);
       List<SourceMessage> batch = new ArrayList<>();
       while (next < due && batch.size() < MAX_MESSAGES_PER_CALL) {
         int count = (int) Math.min(recordsPerMessage, events - next);

@@ -312,4 +312,29 @@ public class LocalRunConfigTest {
                 new String[] {"--compare-steps", "--generator-pipeline", "--no-profile"})
             .generatorPipeline());
   }
+
+  @Test
+  public void theRampUpDefaultsToTheReportsWarmUpAndIsChecked() {
+    assertEquals(
+        "the default ramp ends when the steady figures start",
+        io.thriftbq.local.progress.SteadyWindow.WARMUP_MILLIS,
+        LocalRunConfig.defaults().rampUpMillis());
+    assertEquals(3_000, parse("--ramp-up", "3").rampUpMillis());
+    assertEquals(0, parse("--ramp-up=0").rampUpMillis());
+    assertThat(
+        assertThrows(IllegalArgumentException.class, () -> parse("--ramp-up", "-1")).getMessage(),
+        containsString("--ramp-up must be 0 s or more"));
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> parse("--ramp-up", "5", "--generator-pipeline"))
+            .getMessage(),
+        containsString("drop one of them"));
+    assertFalse(
+        "the generator pipeline alone keeps the default, unused",
+        parse("--generator-pipeline").rampUpGiven);
+    assertThat(
+        LocalRunConfig.usage(),
+        containsString("(default " + LocalRunConfig.DEFAULT_RAMP_UP_SEC + ", the"));
+  }
 }

@@ -52,6 +52,7 @@ public class ReportJsonKeysTest {
           "configuration.ingestion_args",
           "configuration.ingestion_args[]",
           "configuration.publisher",
+          "configuration.ramp_up_sec",
           "configuration.rate_per_sec",
           "configuration.records_per_message",
           "configuration.runner",
@@ -180,6 +181,9 @@ public class ReportJsonKeysTest {
     assertEquals(200.0, throughput.path("publish_events_per_sec").asDouble(), 0);
     assertEquals(5.0, throughput.path("publish_wall_sec").asDouble(), 0);
     assertEquals(6.5, throughput.path("publish_waited_for_pipeline_sec").asDouble(), 0);
+    assertEquals(
+        LocalRunConfig.DEFAULT_RAMP_UP_SEC,
+        json.path("configuration").path("ramp_up_sec").asLong());
     assertEquals(40.0, throughput.path("rows_per_sec_sustained").asDouble(), 0);
     // the CPU window's 320 events over its 8 s
     assertEquals(40.0, throughput.path("rows_per_sec_steady").asDouble(), 0);
@@ -231,6 +235,12 @@ public class ReportJsonKeysTest {
   public void theTextReportShowsTheFigures() {
     String text = LocalReport.of(result("pubsub")).format();
     assertContains(text, "published 200.0 events/s; ingestion 40.0 rows/s sustained");
+    assertContains(
+        text,
+        "publishing paced from the pipeline's first row, 6.5 s after its first event, rising to"
+            + " 200/s over the first "
+            + LocalRunConfig.DEFAULT_RAMP_UP_SEC
+            + " s");
     assertContains(text, "40.0 rows/s steady");
     assertContains(text, "steady: " + SteadyWindow.RATE_HOW);
     assertContains(text, "pipeline 200.0 CPU-s, Pub/Sub emulator 50.0, BigQuery emulator 300.0");

@@ -105,4 +105,28 @@ public class PacedPublisherTest {
     assertTrue("first call carries the events due at once", source.calls.get(0).size() >= 1);
     assertEquals(EVENTS, publisher.published());
   }
+
+  @Test
+  public void aRampPublishesLessAtFirstAndTakesLonger() throws Exception {
+    RecordingSource source = new RecordingSource();
+    // 300 events at 1000/s: 300 ms at the full rate; a 300 ms ramp makes it 450 ms.
+    PacedPublisher publisher = publisher(source).rampingUpOver(300);
+    long startMillis = System.currentTimeMillis();
+    publisher.run();
+
+    assertEquals(EVENTS, publisher.published());
+    assertTrue("took " + publisher.runMillis() + " ms", publisher.runMillis() >= 420);
+    // In the first 150 ms the ramp makes 37.5 events due (150 at the full rate); one tick (50 ms)
+    // of lateness makes 66.7.
+    long early = 0;
+    for (List<SourceMessage> call : source.calls) {
+      for (SourceMessage message : call) {
+        long stamp = Long.parseLong(message.attributes().get(EventAttributes.EVENT_TIME_MS));
+        if (stamp < startMillis + 150) {
+          early++;
+        }
+      }
+    }
+    assertTrue("published " + early + " in the first 150 ms", early <= 70);
+  }
 }
