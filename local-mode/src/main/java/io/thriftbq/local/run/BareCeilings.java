@@ -123,7 +123,7 @@ public final class BareCeilings {
     return report(
         out,
         "pubsub_publish",
-        "Pub/Sub publish (REST, " + PacedPublisher.MAX_MESSAGES_PER_CALL + " per call)",
+        "Pub/Sub publish (gRPC, " + PacedPublisher.MAX_MESSAGES_PER_CALL + " per call)",
         payloads.size(),
         start);
   }

@@ -1,17 +1,29 @@
 package io.thriftbq.local.stack;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
+import com.google.pubsub.v1.PublishRequest;
+import com.google.pubsub.v1.PublisherGrpc;
+import com.google.pubsub.v1.PubsubMessage;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Google's Pub/Sub emulator (a gcloud component) on 127.0.0.1, administered over its REST API. The
- * same port serves gRPC; Beam's PubsubIO uses the REST (JSON) client with {@code --pubsubRootUrl}.
+ * Google's Pub/Sub emulator (a gcloud component) on 127.0.0.1, administered over its REST API and
+ * published to over gRPC, which the same port serves (the ingestion pipeline reads over gRPC too:
+ * {@code PlaintextPubsubGrpcClientFactory}).
+ *
+ * <p>Why publish over gRPC: a REST publish of 10 messages of 1 KB cost the emulator 5-6 ms of CPU,
+ * a gRPC one 0.65-0.8 ms (JSON and base64 on its side; benchmarks/RESULTS.md section 23). The paced
+ * publisher sends 20 requests a second, so REST alone took a tenth of a core at the default rate.
+ * Producers in the cloud publish over gRPC (Google's client libraries) too.
  */
 public final class PubsubEmulator implements AutoCloseable {
   /**
@@ -26,11 +38,26 @@ public final class PubsubEmulator implements AutoCloseable {
 
   static final String JVM_OPTIONS_VARIABLE = "CLOUD_PUBSUB_EMULATOR_OPTS";
 
+  /**
+   * Pub/Sub's limit on one publish request, and so on one message. The emulator closes its gRPC
+   * server (and stops answering anything) on a larger request instead of refusing it, so no such
+   * request is sent.
+   */
+  static final int MAX_REQUEST_BYTES = 10_000_000;
+
+  /** Pub/Sub's limit on the messages of one publish request. */
+  static final int MAX_REQUEST_MESSAGES = 1000;
+
+  /** What a message adds to a request besides its payload and attributes (a generous bound). */
+  private static final int MESSAGE_OVERHEAD_BYTES = 64;
+
   private final ManagedProcess process;
   private final int port;
   private final String project;
   private final LoopbackHttp http;
   private final Launch launch;
+  private final ManagedChannel channel;
+  private final PublisherGrpc.PublisherBlockingStub publisher;
 
   /** How the emulator was started, to start it again the same way after a kill. */
   private record Launch(String gcloud, String project, Path dataDir, Path logFile) {}
@@ -41,6 +68,12 @@ public final class PubsubEmulator implements AutoCloseable {
     this.project = project;
     this.http = new LoopbackHttp(port);
     this.launch = launch;
+    this.channel =
+        ManagedChannelBuilder.forAddress(FreePorts.LOOPBACK, port)
+            .usePlaintext()
+            .maxInboundMessageSize(Integer.MAX_VALUE)
+            .build();
+    this.publisher = PublisherGrpc.newBlockingStub(channel);
   }
 
   static PubsubEmulator start(String gcloud, String project, Path dataDir, Path logFile)
@@ -53,6 +86,7 @@ public final class PubsubEmulator implements AutoCloseable {
    * port. The emulator keeps topics, subscriptions and messages in memory: they are all gone.
    */
   public PubsubEmulator killAndRestart(Duration downtime) throws IOException, InterruptedException {
+    channel.shutdownNow();
     process.kill();
     Thread.sleep(downtime.toMillis());
     return start(launch, port);
@@ -176,18 +210,77 @@ public final class PubsubEmulator implements AutoCloseable {
         "seek " + subscription);
   }
 
-  /** Publishes raw messages (used for the malformed ones, which no generator would produce). */
+  /**
+   * Publishes messages in order, over gRPC, in as few requests as Pub/Sub's limits allow.
+   *
+   * @throws IOException when the emulator refuses a request, or (before anything is sent) when a
+   *     message alone is over Pub/Sub's 10 MB, which the emulator would not survive
+   */
   public void publish(String topic, List<RawMessage> messages) throws IOException {
-    for (int from = 0; from < messages.size(); from += 500) {
-      ObjectNode body = LoopbackHttp.JSON.createObjectNode();
-      ArrayNode array = body.putArray("messages");
-      for (RawMessage message : messages.subList(from, Math.min(messages.size(), from + 500))) {
-        ObjectNode node = array.addObject();
-        node.put("data", Base64.getEncoder().encodeToString(message.data()));
-        ObjectNode attributes = node.putObject("attributes");
-        message.attributes().forEach(attributes::put);
+    String topicPath = topicPath(topic);
+    for (List<RawMessage> batch : requests(topicPath, messages)) {
+      PublishRequest.Builder request = PublishRequest.newBuilder().setTopic(topicPath);
+      for (RawMessage message : batch) {
+        request.addMessages(
+            PubsubMessage.newBuilder()
+                .setData(ByteString.copyFrom(message.data()))
+                .putAllAttributes(message.attributes()));
       }
-      check(http.post("/v1/" + topicPath(topic) + ":publish", body), "publish to " + topic);
+      try {
+        publisher.withDeadlineAfter(60, TimeUnit.SECONDS).publish(request.build());
+      } catch (StatusRuntimeException e) {
+        throw new IOException(
+            "Pub/Sub emulator: publish to " + topic + " failed: " + e.getStatus(), e);
+      }
+    }
+  }
+
+  /** {@code messages} split, in order, into requests within Pub/Sub's limits. */
+  static List<List<RawMessage>> requests(String topicPath, List<RawMessage> messages)
+      throws IOException {
+    List<List<RawMessage>> requests = new ArrayList<>();
+    List<RawMessage> request = new ArrayList<>();
+    long requestBytes = topicPath.length();
+    for (RawMessage message : messages) {
+      long size = size(message);
+      if (size + topicPath.length() > MAX_REQUEST_BYTES) {
+        throw new IOException(
+            "Pub/Sub emulator: a message of "
+                + size
+                + " bytes is over Pub/Sub's limit of "
+                + MAX_REQUEST_BYTES
+                + " bytes per publish request; nothing was sent to "
+                + topicPath);
+      }
+      if (!request.isEmpty()
+          && (requestBytes + size > MAX_REQUEST_BYTES || request.size() >= MAX_REQUEST_MESSAGES)) {
+        requests.add(request);
+        request = new ArrayList<>();
+        requestBytes = topicPath.length();
+      }
+      request.add(message);
+      requestBytes += size;
+    }
+    if (!request.isEmpty()) {
+      requests.add(request);
+    }
+    return requests;
+  }
+
+  private static long size(RawMessage message) {
+    long size = message.data().length + MESSAGE_OVERHEAD_BYTES;
+    for (Map.Entry<String, String> attribute : message.attributes().entrySet()) {
+      size += attribute.getKey().length() * 3L + attribute.getValue().length() * 3L + 8;
+    }
+    return size;
+  }
+
+  private void send(PublishRequest request, String topic) throws IOException {
+    try {
+      publisher.withDeadlineAfter(60, TimeUnit.SECONDS).publish(request);
+    } catch (StatusRuntimeException e) {
+      throw new IOException(
+          "Pub/Sub emulator: publish to " + topic + " failed: " + e.getStatus(), e);
     }
   }
 
@@ -208,6 +301,7 @@ public final class PubsubEmulator implements AutoCloseable {
 
   @Override
   public void close() {
+    channel.shutdownNow();
     process.stop(Duration.ofSeconds(10));
   }
 }
