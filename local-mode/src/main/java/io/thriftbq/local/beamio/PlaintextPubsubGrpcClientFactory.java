@@ -40,6 +40,20 @@ public final class PlaintextPubsubGrpcClientFactory implements PubsubClient.Pubs
           ManagedChannel.class,
           Credentials.class);
 
+  /**
+   * A channel to the Pub/Sub emulator at {@code target} ({@code host:port}), which serves plaintext
+   * only; local mode's own publisher uses it too.
+   */
+  public static ManagedChannel plaintextChannel(String target) {
+    return ManagedChannelBuilder.forTarget(target)
+        .usePlaintext()
+        // A pull returns up to 100 messages of up to 10 MB each; gRPC's default limit of 4 MiB per
+        // response would refuse every pull behind one large message, for ever (found by
+        // HostileInputsEndToEndTest's 9 MB payloads). The JSON client has no limit.
+        .maxInboundMessageSize(Integer.MAX_VALUE)
+        .build();
+  }
+
   @Override
   public PubsubClient newClient(
       @Nullable String timestampAttribute, @Nullable String idAttribute, PubsubOptions options)
@@ -55,14 +69,7 @@ public final class PlaintextPubsubGrpcClientFactory implements PubsubClient.Pubs
       @Nullable String rootUrlOverride)
       throws IOException {
     String rootUrl = rootUrlOverride != null ? rootUrlOverride : options.getPubsubRootUrl();
-    ManagedChannel channel =
-        ManagedChannelBuilder.forTarget(PubsubOptions.targetForRootUrl(rootUrl))
-            .usePlaintext()
-            // A pull returns up to 100 messages of up to 10 MB each; gRPC's default limit of
-            // 4 MiB per response would refuse every pull behind one large message, for ever
-            // (found by HostileInputsEndToEndTest's 9 MB payloads). The JSON client has no limit.
-            .maxInboundMessageSize(Integer.MAX_VALUE)
-            .build();
+    ManagedChannel channel = plaintextChannel(PubsubOptions.targetForRootUrl(rootUrl));
     try {
       return WITH_CHANNEL.newInstance(
           timestampAttribute, idAttribute, TIMEOUT_SECONDS, channel, options.getGcpCredential());

@@ -354,9 +354,12 @@ public final class LocalRunConfig implements Cloneable {
     return ratePerSec;
   }
 
-  /** {@code --ramp-up}: how long the paced publisher takes to rise to {@link #rate()}. */
+  /**
+   * {@code --ramp-up}: how long the paced publisher takes to rise to {@link #rate()}; 0 with the
+   * generator pipeline, which does not pace.
+   */
   public long rampUpMillis() {
-    return rampUpSec * 1000;
+    return generatorPipeline ? 0 : rampUpSec * 1000;
   }
 
   /**

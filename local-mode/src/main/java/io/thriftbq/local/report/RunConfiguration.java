@@ -26,8 +26,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param triggeringFrequencySec the exactly-once steps' triggering frequency; null for the others
  * @param runner the engine, in words
  * @param rampUpSec how long the paced publisher took to rise to the rate after the pipeline's first
- *     row ({@code --ramp-up}); null for the generator pipeline, and in a report written before the
- *     ramp
+ *     row ({@code --ramp-up}); 0 when it did not ramp, with the generator pipeline, and in a report
+ *     written before the ramp
  * @param publisher who published, in words
  * @param source the source's names, as {@link io.thriftbq.local.source.EventSource#describe()}
  *     gives them (the report's JSON has them as keys of the configuration)
@@ -47,7 +47,7 @@ public record RunConfiguration(
     boolean directRunnerChecks,
     long events,
     long ratePerSec,
-    @Nullable Long rampUpSec,
+    long rampUpSec,
     int recordsPerMessage,
     String publisher,
     long seed,
@@ -134,7 +134,7 @@ public record RunConfiguration(
         config.directRunnerChecks(),
         config.events(),
         config.rate(),
-        config.generatorPipeline() ? null : config.rampUpMillis() / 1000,
+        config.rampUpMillis() / 1000,
         config.recordsPerMessage(),
         config.generatorPipeline()
             ? "generator pipeline (DirectRunner, bounded: publishes at its end)"
@@ -149,7 +149,7 @@ public record RunConfiguration(
 
   /** How the paced publisher reached the rate, as the report's throughput lines add it. */
   String rampUpPhrase() {
-    return rampUpSec == null || rampUpSec == 0
+    return rampUpSec == 0
         ? ""
         : String.format(", rising to %d/s over the first %d s", ratePerSec, rampUpSec);
   }
@@ -175,9 +175,7 @@ public record RunConfiguration(
     json.put(DIRECT_RUNNER_CHECKS, directRunnerChecks);
     json.put(EVENTS, events);
     json.put(RATE, ratePerSec);
-    if (rampUpSec != null) {
-      json.put(RAMP_UP, rampUpSec);
-    }
+    json.put(RAMP_UP, rampUpSec);
     json.put(RECORDS_PER_MESSAGE, recordsPerMessage);
     json.put(PUBLISHER, publisher);
     json.put(SEED, seed);
@@ -221,7 +219,7 @@ public record RunConfiguration(
         json.path(DIRECT_RUNNER_CHECKS).asBoolean(),
         json.path(EVENTS).asLong(),
         json.path(RATE).asLong(),
-        json.path(RAMP_UP).isNumber() ? json.path(RAMP_UP).asLong() : null,
+        json.path(RAMP_UP).asLong(), // a report from before the ramp had none
         json.path(RECORDS_PER_MESSAGE).asInt(),
         json.path(PUBLISHER).asText(),
         json.path(SEED).asLong(),

@@ -11,6 +11,7 @@ import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
 import io.thriftbq.local.source.PacedPublisher;
+import io.thriftbq.local.source.PublishingSchedule;
 import io.thriftbq.local.source.SourceMessage;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
       List<MalformedMessages.Malformed> malformed,
       LandedRows landed) {
     this.malformedCount = malformed.size();
+    PublishingSchedule schedule = new PublishingSchedule(config.rate(), config.rampUpMillis());
     PipelineReadiness gate = null;
     if (config.generatorPipeline()) {
       PipelineResult pipeline =
@@ -64,7 +66,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
                       config.events(),
                       config.rate(),
                       config.recordsPerMessage()))
-              .rampingUpOver(config.rampUpMillis());
+              .rampingUpOver(schedule.rampMillis());
       // A change stream's first message may be a delete, which writes no row to wait for.
       if (changeStream == null) {
         gate = new PipelineReadiness(landed);
@@ -76,10 +78,7 @@ final class EventPublishing implements Publishing, AutoCloseable {
       eventsPublished = publisher::published;
     }
     readiness = gate;
-    long runMillis =
-        pacedPublisher != null
-            ? pacedPublisher.schedule().millisFor(config.events())
-            : config.events() * 1000 / config.rate();
+    long runMillis = schedule.millisFor(config.events());
     // The malformed messages are spread over the paced part; a publisher that failed before it
     // releases them too (its failure is reported apart).
     CompletableFuture<?> publishingPaced =

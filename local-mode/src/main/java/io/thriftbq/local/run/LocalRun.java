@@ -306,9 +306,7 @@ public final class LocalRun {
         config.format() == config.step().format() ? "" : " (format " + config.format() + ")",
         config.events(),
         config.rate(),
-        config.generatorPipeline() || config.rampUpMillis() == 0
-            ? ""
-            : " (reached over " + config.rampUpMillis() / 1000 + " s)",
+        config.rampUpMillis() == 0 ? "" : " (reached over " + config.rampUpMillis() / 1000 + " s)",
         malformedCount,
         source,
         LocalRunConfig.DATASET,

@@ -112,11 +112,6 @@ public final class PacedPublisher {
     return this;
   }
 
-  /** When the events are due. */
-  public PublishingSchedule schedule() {
-    return schedule;
-  }
-
   public long published() {
     return published.get();
   }

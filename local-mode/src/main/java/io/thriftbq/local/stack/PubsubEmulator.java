@@ -5,8 +5,8 @@ import com.google.pubsub.v1.PublishRequest;
 import com.google.pubsub.v1.PublisherGrpc;
 import com.google.pubsub.v1.PubsubMessage;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
+import io.thriftbq.local.beamio.PlaintextPubsubGrpcClientFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,10 +69,7 @@ public final class PubsubEmulator implements AutoCloseable {
     this.http = new LoopbackHttp(port);
     this.launch = launch;
     this.channel =
-        ManagedChannelBuilder.forAddress(FreePorts.LOOPBACK, port)
-            .usePlaintext()
-            .maxInboundMessageSize(Integer.MAX_VALUE)
-            .build();
+        PlaintextPubsubGrpcClientFactory.plaintextChannel(FreePorts.LOOPBACK + ":" + port);
     this.publisher = PublisherGrpc.newBlockingStub(channel);
   }
 

@@ -333,6 +333,10 @@ public class LocalRunConfigTest {
     assertFalse(
         "the generator pipeline alone keeps the default, unused",
         parse("--generator-pipeline").rampUpGiven);
+    assertEquals(
+        "the generator pipeline does not pace, so it does not ramp",
+        0,
+        parse("--generator-pipeline").rampUpMillis());
     assertThat(
         LocalRunConfig.usage(),
         containsString("(default " + LocalRunConfig.DEFAULT_RAMP_UP_SEC + ", the"));
