@@ -27,6 +27,16 @@ final class EndToEndTables {
     }
   }
 
+  /**
+   * The rows a killed job left in {@code table}: counted a second after the kill, when the emulator
+   * has answered what the job sent before it died. A count taken just before the kill can be a
+   * flush short: a job working off a backlog flushes hundreds of rows at a time.
+   */
+  static long rowsLeftByKilledJob(EmulatorStack stack, String table) throws Exception {
+    Thread.sleep(1000);
+    return count(stack, table);
+  }
+
   /** Waits until {@code table} holds at least {@code atLeast} rows; fails after {@code seconds}. */
   static long waitForRows(EmulatorStack stack, String table, long atLeast, int seconds)
       throws Exception {

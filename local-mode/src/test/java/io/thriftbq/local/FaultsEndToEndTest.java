@@ -4,6 +4,7 @@ import static io.thriftbq.local.EndToEndTables.countOrZero;
 import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
 import static io.thriftbq.local.EndToEndTables.missing;
+import static io.thriftbq.local.EndToEndTables.rowsLeftByKilledJob;
 import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
 import static io.thriftbq.local.EndToEndTables.waitUntilWritten;
@@ -11,6 +12,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -262,6 +264,7 @@ public class FaultsEndToEndTest {
       first.destroyForcibly();
       assertTrue("killed", first.waitFor(10, TimeUnit.SECONDS));
       long killedAt = System.nanoTime();
+      long rowsByDeadJob = rowsLeftByKilledJob(stack, table);
       String how;
       if (resume) {
         java.nio.file.Path checkpoint =
@@ -294,9 +297,16 @@ public class FaultsEndToEndTest {
       List<Long> lost = missing(ids, 0, EVENTS);
       long duplicates = duplicates(ids);
       System.out.printf(
-          "Pipeline JVM killed (%s; %s): %d rows before the kill; every event written %s after it"
-              + " (a new JVM and job included); %d missing; %d duplicate rows%n",
-          step.describe(), how, rowsAtKill, seconds(allIn, killedAt), lost.size(), duplicates);
+          "Pipeline JVM killed (%s; %s): %d rows before the kill, %d when it died; every event"
+              + " written %s after it (a new JVM and job included); %d missing; %d duplicate"
+              + " rows%n",
+          step.describe(),
+          how,
+          rowsAtKill,
+          rowsByDeadJob,
+          seconds(allIn, killedAt),
+          lost.size(),
+          duplicates);
       assertThat("events lost across the kill", lost, empty());
       if (step.changeMode()) {
         // Change mode: what the dead job wrote and the new one wrote again are upserts of the
@@ -308,11 +318,14 @@ public class FaultsEndToEndTest {
         // again what its checkpoint covers (a new job without it rewrites every row, as above).
         // Zero is not asserted: rows appended and flushed between that checkpoint and the crash
         // are written again, because Beam's Storage Write sink does not ask Flink for stable
-        // input (0 in eight runs, 110 in one; RELIABILITY.md).
+        // input (0 in eight runs, 110 in one; RELIABILITY.md). A job working off a backlog flushes
+        // hundreds of rows at a time and its checkpoints wait behind the backlog, so the bound is
+        // every row the dead job left, counted after it died: a count taken just before the kill
+        // was exceeded once (Kafka: 384 duplicates against 242 rows seen before the kill).
         assertThat(
-            "duplicates after resuming: fewer than a replay of everything written",
+            "duplicates after resuming: at most a replay of every row the dead job wrote",
             duplicates,
-            lessThan(rowsAtKill));
+            lessThanOrEqualTo(rowsByDeadJob));
       }
       assertTrue("the new job is still up", second.isAlive());
     } finally {
