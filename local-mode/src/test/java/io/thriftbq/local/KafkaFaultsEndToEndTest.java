@@ -1,5 +1,6 @@
 package io.thriftbq.local;
 
+import static io.thriftbq.local.EndToEndTables.assertResumeReplaysAtMostTheDeadJob;
 import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
 import static io.thriftbq.local.EndToEndTables.missing;
@@ -10,7 +11,6 @@ import static io.thriftbq.local.EndToEndTables.waitUntilWritten;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
-import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -248,10 +248,7 @@ public class KafkaFaultsEndToEndTest {
         assertEquals("rows beyond one per key in change mode", 0, duplicates);
       }
       if (resume && step.exactlyOnce()) {
-        assertThat(
-            "duplicates after resuming: at most a replay of every row the dead job wrote",
-            duplicates,
-            lessThanOrEqualTo(rowsByDeadJob));
+        assertResumeReplaysAtMostTheDeadJob(duplicates, rowsByDeadJob);
       }
       assertTrue("the new job is still up", second.isAlive());
     } finally {
