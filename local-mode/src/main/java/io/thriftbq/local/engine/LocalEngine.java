@@ -66,20 +66,14 @@ public record LocalEngine(
   public static final long DEFAULT_CHECKPOINT_MILLIS = 1000;
 
   /**
-   * How long a bundle may take for each event table it writes, up to {@link #MAX_BUNDLE_TABLES}
-   * tables: every bundle appends once to each table it holds rows for, and the BigQuery emulator's
-   * cost is mostly per append, so a run writing three tables gets bundles three times as long and
-   * sends about as many appends a second as a run writing one.
+   * How long a bundle may take. Rows are appended when a bundle ends, once per event table it holds
+   * rows for, and the BigQuery emulator's cost is mostly per append (a DuckLake commit of about 15
+   * ms of CPU on a fast machine whatever its rows), so the bundle time sets both the latency added
+   * at a light load and the emulator's CPU: at the slow end 300 ms against 100 took the default
+   * run's stack from 0.50-0.54 to 0.32 cores with a p99 after warm-up of 0.52-0.59 s against
+   * 0.36-0.40 s (benchmarks/RESULTS.md section 25).
    */
-  static final long MAX_BUNDLE_MILLIS_PER_TABLE = 100;
-
-  /** Beyond this many event tables the bundle time stops growing (latency). */
-  static final int MAX_BUNDLE_TABLES = 3;
-
-  /** The bundle time of a run writing {@code eventTables} event tables, unless a flag sets it. */
-  static long maxBundleMillis(int eventTables) {
-    return MAX_BUNDLE_MILLIS_PER_TABLE * Math.max(1, Math.min(eventTables, MAX_BUNDLE_TABLES));
-  }
+  static final long DEFAULT_MAX_BUNDLE_MILLIS = 300;
 
   /** Configuration directories already written, per (checkpoint directory, restore path). */
   private static final Map<List<Path>, Path> FLINK_CONF_DIRS = new HashMap<>();
@@ -200,16 +194,8 @@ public record LocalEngine(
     return kind == Kind.FLINK;
   }
 
-  /** The runner's flags for an ingestion pipeline writing one event table. */
+  /** The runner's flags for the ingestion pipeline, before the step's own. */
   public List<String> runnerArgs(boolean directRunnerChecks) {
-    return runnerArgs(directRunnerChecks, 1);
-  }
-
-  /**
-   * The runner's flags for the ingestion pipeline, before the step's own, for a run writing {@code
-   * eventTables} event tables.
-   */
-  public List<String> runnerArgs(boolean directRunnerChecks, int eventTables) {
     List<String> args = new ArrayList<>();
     switch (kind) {
       case DIRECT -> {
@@ -226,13 +212,9 @@ public record LocalEngine(
         args.add("--attachedMode=false");
         args.add("--parallelism=" + parallelism);
         addUnlessGiven(args, "--checkpointingInterval=" + checkpointMillis);
-        // A bundle ends after 1,000 elements or this long; rows are appended when it ends, so
-        // Flink's default of 1 s would add up to a second of latency at a light load. Measured:
-        // p99 after warm-up 3.2 s -> 2.1 s at 250 events/s, throughput at saturation within noise.
-        // Three tables at 300 events/s on a slow machine: with 100 ms 3 of 11 runs had a p99 after
-        // warm-up above 2 s (up to 4.3 s), with 300 ms 1 of 11 (2.6 s); on a faster one 300 ms
-        // took a fifth off the stack's CPU (benchmarks/RESULTS.md section 16).
-        addUnlessGiven(args, "--maxBundleTimeMills=" + maxBundleMillis(eventTables));
+        // A bundle ends after 1,000 elements or this long (Flink's default of 1 s would add up to a
+        // second of latency at a light load; DEFAULT_MAX_BUNDLE_MILLIS says why not less).
+        addUnlessGiven(args, "--maxBundleTimeMills=" + DEFAULT_MAX_BUNDLE_MILLIS);
         // Otherwise what a bundle outputs while it is finished for a checkpoint (the rows a
         // BigQuery write refused, on their way to the dead-letter table) is held back until the
         // operator's next bundle, which never comes if no more events arrive: found by

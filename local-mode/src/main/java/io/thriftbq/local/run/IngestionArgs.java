@@ -77,8 +77,7 @@ public record IngestionArgs(
    */
   public List<String> toList(
       List<String> sourceArgs, String project, String bigQueryEndpoint, RunTables tables) {
-    List<String> args =
-        new ArrayList<>(engine.runnerArgs(directRunnerChecks, tables.eventTables().size()));
+    List<String> args = new ArrayList<>(engine.runnerArgs(directRunnerChecks));
     args.add("--streaming=true");
     args.add("--project=" + project);
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);

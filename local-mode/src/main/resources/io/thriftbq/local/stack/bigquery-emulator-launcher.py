@@ -97,7 +97,9 @@ def install_kept_message_classes():
 #   well-known types, enums with JSON options) is decoded by the emulator's own decoder;
 # - the emulator's own write._insert and tabledata.insert_all (every check, the insert), handed a
 #   request that holds the decoded rows as they are (_PlainRequest) instead of a pydantic model
-#   validated and dumped again for every row.
+#   validated and dumped again for every row;
+# - the emulator's own cast check (tabledata._unconvertible), handed only the columns holding a
+#   value that could fail it (_narrowed_cast_check below), and no query when none does.
 # Everything else (the checks and the insert, stream states, offsets, flush, finalize, commit,
 # _default, the REST insertAll) is the emulator's own code, called, not copied.
 
@@ -317,7 +319,7 @@ def _build_fast_append(write, tabledata):
 
         return decode
 
-    return decoder, _insert_with_plain_request(write)
+    return decoder, _insert_with_plain_request(write, _narrowed_cast_check(tabledata))
 
 
 class _PlainJson:
@@ -355,18 +357,118 @@ class _PlainRequest:
         self.rows = [_PlainRow(item["json"]) for item in rows]
 
 
-def _insert_with_plain_request(write):
+def _insert_with_plain_request(write, narrowed):
     """The emulator's own write._insert (same code, same tabledata.insert_all and its checks), run
     with _PlainRequest in place of the pydantic request: the function is rebuilt on a copy of its
-    module's globals, so the emulator's REST insertAll and every other caller keep pydantic."""
+    module's globals, so the emulator's REST insertAll and every other caller keep pydantic. The
+    cast check is narrowed (narrowed.on) for the rows of this path only."""
     import types as pytypes
 
     own = write._insert
     scope = dict(own.__globals__)
     scope["TableDataInsertAllRequest"] = _PlainRequest
-    return pytypes.FunctionType(
+    plain = pytypes.FunctionType(
         own.__code__, scope, own.__name__, own.__defaults__, own.__closure__
     )
+
+    def insert(stream, rows):
+        narrowed.on = True
+        try:
+            return plain(stream, rows)
+        finally:
+            narrowed.on = False
+
+    return insert
+
+
+# Why: tabledata.insert_all checks every scalar column of every row with a DuckDB query (TRY_CAST
+# of each value, the rows encoded to JSON for it), STRING columns included: 11-12% of the
+# emulator's CPU (py-spy, benchmarks/RESULTS.md section 25), at 30-row appends a second query per
+# append beside the insert. Most values the append path hands it cannot fail a cast: they are
+# strings bound for VARCHAR, or int64 digits, finite floats, booleans and the timestamps the
+# emulator's own _value formats, bound for columns of those types.
+# What: the emulator's own check, called with only the columns where some row holds a value not
+# shown castable by the rules below (and the rows cut to those columns); none: no query. A value
+# is shown castable only by its Python type and form, never by its provenance, so a value any
+# rule does not cover is checked exactly as before, and the answer (which columns of which row
+# refuse their value) is the same. Only for the Storage Write rows of the fast path, whose values
+# are JSON-ready (float specials are strings there); the REST insertAll keeps the whole check.
+_INT64_DIGITS = r"-?[0-9]{1,18}"  # at most 18 digits: always inside BIGINT's range
+_UTC_ISO = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{6})?\+00:00"
+
+
+def _castable_rules():
+    import datetime
+    import math
+    import re
+
+    int64_digits = re.compile(_INT64_DIGITS).fullmatch
+    utc_iso = re.compile(_UTC_ISO).fullmatch
+    from_iso = datetime.datetime.fromisoformat
+
+    def bigint(v):
+        t = type(v)
+        if t is int:
+            return -(2**63) <= v < 2**63
+        return t is str and int64_digits(v) is not None
+
+    def double(v):
+        t = type(v)
+        if t is float:
+            return math.isfinite(v)
+        return t is int and -(2**53) <= v <= 2**53
+
+    def timestamp(v):
+        # the form _value gives (datetime.isoformat in UTC), of a date that exists
+        if type(v) is not str or utc_iso(v) is None:
+            return False
+        try:
+            from_iso(v)
+        except ValueError:
+            return False
+        return True
+
+    return {
+        "VARCHAR": lambda v: True,  # any JSON value read as VARCHAR casts to VARCHAR
+        "BIGINT": bigint,
+        "DOUBLE": double,
+        "BOOLEAN": lambda v: type(v) is bool,
+        "TIMESTAMP WITH TIME ZONE": timestamp,
+    }
+
+
+def _narrowed_cast_check(tabledata):
+    """Replaces tabledata._unconvertible (once) by the narrowed check, on while .on is set in this
+    thread; returns the switch (a threading.local)."""
+    existing = getattr(tabledata._unconvertible, "thriftbq_switch", None)
+    if existing is not None:
+        return existing
+    own = tabledata._unconvertible
+    switch = threading.local()
+    rules = _castable_rules()
+    unchecked_kinds = ("list", "array", "struct", "map")  # own() never checks these
+
+    def unconvertible(schema, rows):
+        if not getattr(switch, "on", False):
+            return own(schema, rows)
+        checked = {}
+        for key, (column, t) in schema.items():
+            if t.id in unchecked_kinds or str(t) in ("JSON", "BLOB"):
+                continue
+            rule = rules.get(str(t))
+            if rule is not None and all(
+                rule(v) for v in (row.get(column) for row in rows) if v is not None
+            ):
+                continue
+            checked[key] = (column, t)
+        if not checked:
+            return [[] for _ in rows]
+        names = [column for column, _ in checked.values()]
+        return own(checked, [{c: row[c] for c in names if c in row} for row in rows])
+
+    unconvertible.thriftbq_switch = switch
+    tabledata._unconvertible = unconvertible
+    return switch
 
 
 def install_fast_append():
@@ -710,6 +812,9 @@ def install_kept_lookups():
     own_insert_all = tabledata.insert_all
     scope = dict(own_insert_all.__globals__)
     scope.update(columns=columns, load=load, database=_Database())
+    # Read from the module at each call, not copied: the fast path's narrowed cast check replaces
+    # it there, and may be installed after this copy is made (the self-test builds it later).
+    scope["_unconvertible"] = lambda schema, rows: tabledata._unconvertible(schema, rows)
     tabledata.insert_all = pytypes.FunctionType(
         own_insert_all.__code__,
         scope,

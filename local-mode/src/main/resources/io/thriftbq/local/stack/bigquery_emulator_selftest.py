@@ -7,7 +7,8 @@
 # row_errors) must be equal, and so must everything the tables hold at the end. The rows cover the
 # BigQuery types the pipeline writes and more (INT64, FLOAT64, BOOL, STRING, BYTES, TIMESTAMP, DATE,
 # NUMERIC, JSON, RECORD, REPEATED), fields the table does not have, shapes that disagree with the
-# table, values a column refuses, timestamps out of Python's range, and COMMITTED, PENDING and
+# table, values a column refuses (strings and numbers bound for columns of other types included,
+# for the fast path's narrowed cast check), timestamps out of Python's range, and COMMITTED, PENDING and
 # BUFFERED streams besides _default. Prints "self-test OK" and returns 0 when all is equal.
 import random
 import re
@@ -78,6 +79,10 @@ SCHEMA = [
     {"name": "b_as_bool", "type": "BOOL"},
     {"name": "rec_as_s", "type": "STRING"},
     {"name": "f32", "type": "FLOAT64"},
+    {"name": "s_as_d", "type": "FLOAT64"},
+    {"name": "s_as_b", "type": "BOOL"},
+    {"name": "i32_as_d", "type": "FLOAT64"},
+    {"name": "d_as_i", "type": "INT64"},
 ]
 
 
@@ -133,6 +138,10 @@ def _descriptor():
         ("b_as_bool", F.TYPE_BOOL, F.LABEL_OPTIONAL, None),
         ("rec_as_s", F.TYPE_MESSAGE, F.LABEL_OPTIONAL, "Row.Inner"),
         ("f32", F.TYPE_FLOAT, F.LABEL_OPTIONAL, None),
+        ("s_as_d", F.TYPE_STRING, F.LABEL_OPTIONAL, None),
+        ("s_as_b", F.TYPE_STRING, F.LABEL_OPTIONAL, None),
+        ("i32_as_d", F.TYPE_INT32, F.LABEL_OPTIONAL, None),
+        ("d_as_i", F.TYPE_DOUBLE, F.LABEL_OPTIONAL, None),
     ]
     for number, (name, kind, label, type_name) in enumerate(fields, start=1):
         field = row.field.add(name=name, number=number, type=kind, label=label)
@@ -249,9 +258,18 @@ def _row(rng, message, seq, bad, wild):
         row.rec_as_s.x = 1.0
     if maybe(0.5):
         row.f32 = rng.choice([0.1, 1e-45, -3.4e38, 2.5])
+    # strings and numbers bound for columns of another type: the cast check decides
+    if maybe(0.3):
+        row.s_as_d = rng.choice(["1.5", "-0", "NaN", "Infinity", "1e5"] + (["abc"] if bad else []))
+    if maybe(0.3):
+        row.s_as_b = rng.choice(["true", "false"] + (["maybe"] if bad else []))
+    if maybe(0.3):
+        row.i32_as_d = rng.randrange(-(2**31), 2**31)
+    if maybe(0.3):
+        row.d_as_i = rng.choice([0.0, 3.0, -1e3] + ([2.5, 1e30] if bad else []))
     if bad:
         # one thing the table refuses, for sure
-        what = rng.randrange(8)
+        what = rng.randrange(10)
         if what == 0:
             row.ClearField("req")
         elif what == 1:
@@ -266,8 +284,12 @@ def _row(rng, message, seq, bad, wild):
             row.s_as_i = "twelve"
         elif what == 6:
             row.u64 = 2**64 - 1
-        else:
+        elif what == 7:
             row.s_as_i = "9223372036854775808"
+        elif what == 8:
+            row.s_as_d = "abc"
+        else:
+            row.s_as_b = "maybe"
     return row
 
 

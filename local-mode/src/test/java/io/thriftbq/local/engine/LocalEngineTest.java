@@ -77,7 +77,7 @@ public class LocalEngineTest {
   @Test
   public void aFlagGivenWithIngestArgReplacesTheEngineDefault() {
     List<String> defaults = FLINK.runnerArgs(false);
-    assertThat(defaults, hasItem("--maxBundleTimeMills=100"));
+    assertThat(defaults, hasItem("--maxBundleTimeMills=300"));
     assertThat(defaults, hasItem("--fasterCopy=true"));
 
     LocalEngine overridden =
@@ -87,18 +87,9 @@ public class LocalEngineTest {
             1000,
             List.of("--maxBundleTimeMills=700", "--fasterCopy=false"));
     List<String> args = overridden.runnerArgs(false);
-    assertThat(args, not(hasItem("--maxBundleTimeMills=100")));
-    assertThat(overridden.runnerArgs(false, 3), not(hasItem("--maxBundleTimeMills=300")));
+    assertThat(args, not(hasItem("--maxBundleTimeMills=300")));
     assertThat(args, not(hasItem("--fasterCopy=true")));
     assertThat(args, hasItem("--finishBundleBeforeCheckpointing=true"));
-  }
-
-  @Test
-  public void aBundleMayLast100MsPerEventTableUpToThree() {
-    assertThat(FLINK.runnerArgs(false, 1), hasItem("--maxBundleTimeMills=100"));
-    assertThat(FLINK.runnerArgs(false, 2), hasItem("--maxBundleTimeMills=200"));
-    assertThat(FLINK.runnerArgs(false, 3), hasItem("--maxBundleTimeMills=300"));
-    assertThat(FLINK.runnerArgs(false, 7), hasItem("--maxBundleTimeMills=300"));
   }
 
   @Test
