@@ -23,15 +23,18 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * Which build of each of the project's modules a run used: a digest of the module's classes as this
- * JVM loads them. Local mode's bundled jar takes the other modules from wherever Maven found them
- * (a stale copy in the local repository included), so two runs compare like for like only when
- * their digests match; a report says it without anyone having to remember how the jar was built.
+ * Which build of each of the project's modules a run used: a digest of the module's classes and
+ * resources as this JVM loads them. Local mode's bundled jar takes the other modules from wherever
+ * Maven found them (a stale copy in the local repository included), so two runs compare like for
+ * like only when their digests match; a report says it without anyone having to remember how the
+ * jar was built. Resources count because some decide a run's speed as much as a class does: the
+ * BigQuery emulator's launcher is a Python resource of local mode.
  *
- * @param classDigests the first 12 hex digits of the SHA-256 over each module's class files (names
- *     and bytes, in name order), by module; or why it could not be taken
+ * @param digests the first 12 hex digits of the SHA-256 over each module's files under its packages
+ *     (classes and resources; names and bytes, in name order), by module; or why it could not be
+ *     taken
  */
-public record BuildIdentity(Map<String, String> classDigests) {
+public record BuildIdentity(Map<String, String> digests) {
   private static final int DIGEST_HEX_DIGITS = 12;
 
   /** Each module: a class it holds (to find where it was loaded from) and its packages. */
@@ -55,7 +58,7 @@ public record BuildIdentity(Map<String, String> classDigests) {
   private static volatile BuildIdentity current;
 
   public BuildIdentity {
-    classDigests = Collections.unmodifiableMap(new LinkedHashMap<>(classDigests));
+    digests = Collections.unmodifiableMap(new LinkedHashMap<>(digests));
   }
 
   /** This JVM's modules, digested once. */
@@ -83,36 +86,38 @@ public record BuildIdentity(Map<String, String> classDigests) {
   }
 
   /**
-   * The digest of the class files under {@code packages} (paths ending in '/') in {@code location},
-   * a directory of classes or a jar: the same classes give the same digest in either.
+   * The digest of the files under {@code packages} (paths ending in '/') in {@code location}, a
+   * directory of classes or a jar: the same files give the same digest in either.
    */
   static String digest(Path location, List<String> packages) throws IOException {
-    Map<String, byte[]> classes = new TreeMap<>();
+    Map<String, byte[]> files = new TreeMap<>();
     if (Files.isDirectory(location)) {
-      try (Stream<Path> files = Files.walk(location)) {
-        for (Path file : (Iterable<Path>) files::iterator) {
+      try (Stream<Path> walk = Files.walk(location)) {
+        for (Path file : (Iterable<Path>) walk::iterator) {
           String name = location.relativize(file).toString().replace('\\', '/');
-          if (isClassIn(name, packages) && Files.isRegularFile(file)) {
-            classes.put(name, Files.readAllBytes(file));
+          if (isIn(name, packages) && Files.isRegularFile(file)) {
+            files.put(name, Files.readAllBytes(file));
           }
         }
       }
     } else {
       try (ZipFile jar = new ZipFile(location.toFile())) {
         List<ZipEntry> entries = new ArrayList<>();
-        jar.stream().filter(e -> isClassIn(e.getName(), packages)).forEach(entries::add);
+        jar.stream()
+            .filter(e -> !e.isDirectory() && isIn(e.getName(), packages))
+            .forEach(entries::add);
         for (ZipEntry entry : entries) {
           try (InputStream in = jar.getInputStream(entry)) {
-            classes.put(entry.getName(), in.readAllBytes());
+            files.put(entry.getName(), in.readAllBytes());
           }
         }
       }
     }
-    if (classes.isEmpty()) {
+    if (files.keySet().stream().noneMatch(name -> name.endsWith(".class"))) {
       throw new IOException("no classes of " + packages + " in " + location);
     }
     MessageDigest sha256 = sha256();
-    classes.forEach(
+    files.forEach(
         (name, bytes) -> {
           sha256.update(name.getBytes(StandardCharsets.UTF_8));
           sha256.update((byte) 0);
@@ -121,8 +126,8 @@ public record BuildIdentity(Map<String, String> classDigests) {
     return HexFormat.of().formatHex(sha256.digest()).substring(0, DIGEST_HEX_DIGITS);
   }
 
-  private static boolean isClassIn(String name, List<String> packages) {
-    return name.endsWith(".class") && packages.stream().anyMatch(name::startsWith);
+  private static boolean isIn(String name, List<String> packages) {
+    return packages.stream().anyMatch(name::startsWith);
   }
 
   private static MessageDigest sha256() {
@@ -136,7 +141,7 @@ public record BuildIdentity(Map<String, String> classDigests) {
   /** One line for the text report: {@code module digest, ...}. */
   public String describe() {
     List<String> parts = new ArrayList<>();
-    classDigests.forEach((module, digest) -> parts.add(module + " " + digest));
+    digests.forEach((module, digest) -> parts.add(module + " " + digest));
     return String.join(", ", parts);
   }
 }

@@ -32,8 +32,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param source the source's names, as {@link io.thriftbq.local.source.EventSource#describe()}
  *     gives them (the report's JSON has them as keys of the configuration)
  * @param table the event table, when the run had one; null with many types
- * @param build which build of each module ran ({@link BuildIdentity#classDigests()}); empty in a
- *     report written before it was recorded
+ * @param build which build of each module ran ({@link BuildIdentity#digests()}); empty in a report
+ *     written before it was recorded
  */
 public record RunConfiguration(
     int step,
@@ -144,7 +144,7 @@ public record RunConfiguration(
         eventTables.size() == 1 ? result.tableNames().get(eventTables.get(0)) : null,
         tables,
         result.ingestionArgs(),
-        BuildIdentity.current().classDigests());
+        BuildIdentity.current().digests());
   }
 
   /** How the paced publisher reached the rate, as the report's throughput lines add it. */

@@ -17,7 +17,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-/** Which build of each module ran, as a digest of its classes. */
+/** Which build of each module ran, as a digest of its classes and resources. */
 public class BuildIdentityTest {
   private static final List<String> INGEST = List.of("io/thriftbq/ingest/");
 
@@ -55,8 +55,36 @@ public class BuildIdentityTest {
                 Map.of(
                     "io/thriftbq/ingest/A.class", new byte[] {1, 2, 3},
                     "io/thriftbq/local/L.class", new byte[] {9},
-                    "io/thriftbq/ingest/notes.txt", new byte[] {7})),
+                    "io/thriftbq/local/launcher.py", new byte[] {7})),
             INGEST));
+  }
+
+  @Test
+  public void aResourceOfThePackagesCountsAsMuchAsAClass() throws IOException {
+    Map<String, byte[]> withLauncher =
+        Map.of(
+            "io/thriftbq/ingest/A.class", new byte[] {1, 2, 3},
+            "io/thriftbq/ingest/stack/launcher.py", new byte[] {7});
+    String base = BuildIdentity.digest(directory(withLauncher), INGEST);
+    assertEquals(base, BuildIdentity.digest(jar(withLauncher), INGEST));
+    assertNotEquals(
+        base,
+        BuildIdentity.digest(
+            directory(
+                Map.of(
+                    "io/thriftbq/ingest/A.class", new byte[] {1, 2, 3},
+                    "io/thriftbq/ingest/stack/launcher.py", new byte[] {8})),
+            INGEST));
+    assertNotEquals(
+        base,
+        BuildIdentity.digest(
+            directory(Map.of("io/thriftbq/ingest/A.class", new byte[] {1, 2, 3})), INGEST));
+  }
+
+  @Test
+  public void resourcesAloneAreNotAModule() throws IOException {
+    Path onlyResources = directory(Map.of("io/thriftbq/ingest/notes.txt", new byte[] {7}));
+    assertThrows(IOException.class, () -> BuildIdentity.digest(onlyResources, INGEST));
   }
 
   @Test
@@ -67,7 +95,7 @@ public class BuildIdentityTest {
 
   @Test
   public void thisJvmsModulesAreEachDigested() {
-    Map<String, String> digests = BuildIdentity.current().classDigests();
+    Map<String, String> digests = BuildIdentity.current().digests();
     assertEquals(
         List.of("thrift-common", "ingestion-pipeline", "datagen-pipeline", "local-mode"),
         List.copyOf(digests.keySet()));
