@@ -39,9 +39,13 @@ public final class LocalRunner {
   }
 
   private static void quietLogging() {
-    if (System.getProperty("java.util.logging.config.file") != null) {
-      return;
+    if (System.getProperty("java.util.logging.config.file") == null) {
+      readQuietLoggingConfiguration();
     }
+  }
+
+  /** Local mode's logging levels ({@code thriftbq-local-logging.properties}). */
+  static void readQuietLoggingConfiguration() {
     try (InputStream config =
         LocalRunner.class.getResourceAsStream("/thriftbq-local-logging.properties")) {
       if (config != null) {
