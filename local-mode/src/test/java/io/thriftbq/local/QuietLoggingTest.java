@@ -1,11 +1,14 @@
 package io.thriftbq.local;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -47,6 +50,34 @@ public class QuietLoggingTest {
     enumerator.start();
     enumerator.join();
     assertEquals(List.of(), records.stream().map(LogRecord::getMessage).toList());
+  }
+
+  @Test
+  public void theKafkaReaderInterruptedByTheJobsCancelIsNotShownButItsOtherWarningsAre() {
+    LocalRunner.readQuietLoggingConfiguration();
+    Handler console = consoleHandler();
+    Logger reader = Logger.getLogger("org.apache.beam.sdk.io.kafka.KafkaUnboundedReader");
+    LogRecord interrupted = new LogRecord(Level.WARNING, "Reader-0: Unexpected");
+    interrupted.setLoggerName(reader.getName());
+    interrupted.setThrown(new InterruptedException());
+    assertFalse(console.isLoggable(interrupted));
+    LogRecord otherWarning = new LogRecord(Level.WARNING, "Reader-0: Unexpected");
+    otherWarning.setLoggerName(reader.getName());
+    otherWarning.setThrown(new IllegalStateException("broker gone"));
+    assertTrue(console.isLoggable(otherWarning));
+    LogRecord elsewhere = new LogRecord(Level.WARNING, "interrupted");
+    elsewhere.setLoggerName("io.thriftbq.local.stack.ManagedProcess");
+    elsewhere.setThrown(new InterruptedException());
+    assertTrue(console.isLoggable(elsewhere));
+  }
+
+  private static Handler consoleHandler() {
+    for (Handler handler : Logger.getLogger("").getHandlers()) {
+      if (handler instanceof ConsoleHandler) {
+        return handler;
+      }
+    }
+    throw new AssertionError("local mode's logging configuration has no console handler");
   }
 
   @Test
