@@ -455,9 +455,10 @@ def _narrowed_cast_check(tabledata):
             return own(schema, rows)
         checked = {}
         for key, (column, t) in schema.items():
-            if t.id in unchecked_kinds or str(t) in never_failing:
+            kind = str(t)
+            if t.id in unchecked_kinds or kind in never_failing:
                 continue
-            rule = rules.get(str(t))
+            rule = rules.get(kind)
             if rule is not None and all(
                 rule(v) for v in (row.get(column) for row in rows) if v is not None
             ):
