@@ -26,7 +26,12 @@
 # Storage Write append ceiling at 500 and at 10 rows per request, Pub/Sub publish and pull) and
 # appended to $OUT/ceilings.tsv: round what per_second (what: e.g. storage_write_append_500), so
 # every figure of the round has the machine's ceiling of the same minutes beside it.
-# CEILING_EVENTS=0 skips them.
+# CEILING_EVENTS=0 skips them. They are measured once more after the last round (round "end"), so
+# every round has a ceiling taken before it and one after it.
+#
+# WRAP (space-separated) is a command prefix for every run and every ceiling, e.g.
+# WRAP="benchmarks/slow-end.sh --factor 0.62 --" to measure both at the slow end of the machine
+# class (benchmarks/slow-end.sh says how the factor is found).
 set -euo pipefail
 a_root="$(cd "$1" && pwd)"
 b_root="$(cd "$2" && pwd)"
@@ -41,7 +46,8 @@ mkdir -p "${out_dir}"
 # Appends this machine's bare emulator ceilings, measured with build A's jar, to ceilings.tsv.
 measure_ceilings() {
   local round="$1" log="${out_dir}/r$1-ceilings.log"
-  (cd "${a_root}" && NO_GCE_CHECK=true timeout 300 java -Dthriftbq.repoRoot="${a_root}" \
+  # shellcheck disable=SC2086 # word splitting of the prefix is intended
+  (cd "${a_root}" && NO_GCE_CHECK=true timeout 300 ${WRAP:-} java -Dthriftbq.repoRoot="${a_root}" \
     -cp "${a_root}/local-mode/target/local-mode-bundled.jar" io.thriftbq.local.EmulatorCeilings \
     "${ceiling_events}" 1 500,10) >"${log}" 2>&1 || echo "ceilings of round ${round} failed: see ${log}" >&2
   awk -F '\t' -v round="${round}" -v OFS='\t' '$1 == "ceiling" { print round, $2, $3 }' "${log}" \
@@ -65,8 +71,8 @@ for round in $(seq 1 "${rounds}"); do
       # shellcheck disable=SC2086 # word splitting of the extra flags is intended
       set -- ${ARGS:-} ${build_args}
       run="${out_dir}/r${round}-s${step}-${build}"
-      # shellcheck disable=SC2086 # word splitting of the VAR=value pairs is intended
-      env ${build_env} SKIP_BUILD=1 timeout 900 "${root}/scripts/run-local.sh" --no-progress \
+      # shellcheck disable=SC2086 # word splitting of the VAR=value pairs and the prefix is intended
+      env ${build_env} SKIP_BUILD=1 timeout 900 ${WRAP:-} "${root}/scripts/run-local.sh" --no-progress \
         --step "${step}" --events "${events}" --rate "${rate}" --bad-ratio 0 \
         --report "${run}.json" "$@" >"${run}.log" 2>&1 || true
       python3 - "${run}.json" "${round}" "${step}" "${build}" >>"${out_dir}/results.tsv" <<'PY'
@@ -95,6 +101,9 @@ PY
     done
   done
 done
+if [[ "${ceiling_events}" != 0 ]]; then
+  measure_ceilings end
+fi
 cat "${out_dir}/results.tsv"
 if [[ -f "${out_dir}/ceilings.tsv" ]]; then
   cat "${out_dir}/ceilings.tsv"

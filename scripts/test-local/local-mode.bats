@@ -81,8 +81,34 @@ teardown() {
     skip "shellcheck not installed"
   fi
   run shellcheck "${run_local}" "${installer}" "${repo_root}/scripts/local/update-bigquery-emulator-lock.sh" \
-    "${repo_root}/benchmarks/local-soak.sh"
+    "${repo_root}/benchmarks/local-soak.sh" "${repo_root}/benchmarks/slow-end.sh"
   [ "${status}" -eq 0 ]
+}
+
+# The slow-end imitation (benchmarks/slow-end.sh): its quotas and its refusals; the cgroups it
+# makes need root and are exercised by the measurements in benchmarks/RESULTS.md.
+
+@test "slow-end: a factor gives two cores of it to the stack and one to the emulator" {
+  run "${repo_root}/benchmarks/slow-end.sh" --factor 0.64 --print
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"slow-end factor 0.64 (free ceiling not measured, target 1670): stack quota 128000, emulator quota 64000 per 100000 us"* ]]
+}
+
+@test "slow-end: a factor outside (0, 1], a bad ceiling or no command is refused with the fix" {
+  run "${repo_root}/benchmarks/slow-end.sh" --factor 1.5 --print
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"--factor must be a number in (0, 1], e.g. 0.64; got '1.5'"* ]]
+  run "${repo_root}/benchmarks/slow-end.sh" --factor 0 --print
+  [ "${status}" -eq 2 ]
+  run "${repo_root}/benchmarks/slow-end.sh" --target-ceiling 1.6k --factor 0.5 --print
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"--target-ceiling must be a whole number"* ]]
+  run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"no command to run: give it after --"* ]]
+  run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 scripts/run-local.sh
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"unknown argument 'scripts/run-local.sh' (the command goes after --)"* ]]
 }
 
 # The soak (benchmarks/local-soak.sh) with a stand-in for run-local.sh: its counting, not the runs.

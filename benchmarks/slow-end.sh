@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Runs a command with the local stack slowed to the slow end of the machine class (issue 32's
+# "two slow cores", S2 in benchmarks/RESULTS.md section 24): the command and everything it starts
+# share a CPU quota of two cores of speed F, and the BigQuery emulator's process, inside that, a
+# quota of one such core. F = TARGET / FREE, where FREE is this machine's bare append ceiling
+# (io.thriftbq.local.EmulatorCeilings, 500 rows per request, pipelined) measured unslowed first,
+# and TARGET the slow end's (1,670 rows/s by default: the issue's machine gave 1,659-1,684).
+#
+#   benchmarks/slow-end.sh [--factor F | --target-ceiling N] [--print] -- COMMAND [ARG...]
+#
+#   --factor F            use this F (0 < F <= 1) instead of measuring the free ceiling
+#   --target-ceiling N    the slow end's ceiling in rows/s (default 1670)
+#   --print               print F and the two quotas, then exit without running anything
+#
+# Prints "slow-end factor F (free ceiling FREE, target TARGET): stack quota Q2, emulator quota Q1
+# per 100000 us" to stderr before the command, and exits with the command's status. Needs root and
+# the cpu controller (cgroup v1 at /sys/fs/cgroup/cpu, or cgroup v2); the cgroups it makes are
+# removed at the end. It is an imitation: threads of one process still run at this machine's speed
+# until the quota runs out, so it is gentler than a real slow machine on anything that waits on one
+# thread. Example, step 8 at saturation against the slowed ceiling, alternated:
+#
+#   benchmarks/slow-end.sh --factor 0.64 -- java -cp local-mode/target/local-mode-bundled.jar \
+#     io.thriftbq.local.EmulatorCeilings 20000 1 500
+#   benchmarks/slow-end.sh --factor 0.64 -- scripts/run-local.sh --source kafka --step 8 \
+#     --events 80000 --rate 8000 --bad-ratio 0 --no-progress --report R.json
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+period=100000
+factor=""
+target=1670
+print_only=0
+
+usage() {
+  sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+while (($#)); do
+  case "$1" in
+    --factor)
+      factor="${2:?--factor needs a value, e.g. --factor 0.64}"
+      shift 2
+      ;;
+    --target-ceiling)
+      target="${2:?--target-ceiling needs rows/s, e.g. --target-ceiling 1670}"
+      shift 2
+      ;;
+    --print)
+      print_only=1
+      shift
+      ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    --)
+      shift
+      break
+      ;;
+    *)
+      echo "ERROR: unknown argument '$1' (the command goes after --); see --help" >&2
+      exit 2
+      ;;
+  esac
+done
+
+if ! [[ "${target}" =~ ^[1-9][0-9]*$ ]]; then
+  echo "ERROR: --target-ceiling must be a whole number of rows/s, got '${target}'" >&2
+  exit 2
+fi
+if [[ -n "${factor}" ]] && ! [[ "${factor}" =~ ^(0?\.[0-9]*[1-9][0-9]*|1(\.0*)?)$ ]]; then
+  echo "ERROR: --factor must be a number in (0, 1], e.g. 0.64; got '${factor}'" >&2
+  exit 2
+fi
+if ((print_only == 0 && $# == 0)); then
+  echo "ERROR: no command to run: give it after --; see --help" >&2
+  exit 2
+fi
+
+free="not measured"
+if [[ -z "${factor}" ]]; then
+  jar="${root}/local-mode/target/local-mode-bundled.jar"
+  if [[ ! -f "${jar}" ]]; then
+    echo "ERROR: ${jar} is not built (./mvnw -q -DskipTests package), or give --factor" >&2
+    exit 2
+  fi
+  free="$(NO_GCE_CHECK=true java -Xmx2g -Dthriftbq.repoRoot="${root}" -cp "${jar}" \
+    io.thriftbq.local.EmulatorCeilings 20000 1 500 2>/dev/null |
+    awk -F '\t' '$1 == "ceiling" && $2 == "storage_write_append_500" { print $3 }')"
+  if ! [[ "${free}" =~ ^[0-9]+$ ]] || ((free == 0)); then
+    echo "ERROR: the free append ceiling could not be measured; give --factor" >&2
+    exit 1
+  fi
+  if ((free <= target)); then
+    echo "ERROR: this machine's free ceiling (${free}/s) is already at or below ${target}/s:" \
+      "it is the slow end; run the command as it is" >&2
+    exit 1
+  fi
+  factor="$(awk -v t="${target}" -v f="${free}" 'BEGIN { printf "%.3f", t / f }')"
+fi
+stack_quota="$(awk -v f="${factor}" -v p="${period}" 'BEGIN { printf "%d", 2 * p * f }')"
+emulator_quota="$(awk -v f="${factor}" -v p="${period}" 'BEGIN { printf "%d", p * f }')"
+echo "slow-end factor ${factor} (free ceiling ${free}, target ${target}): stack quota" \
+  "${stack_quota}, emulator quota ${emulator_quota} per ${period} us" >&2
+if ((print_only)); then
+  exit 0
+fi
+
+if [[ "$(id -u)" -ne 0 ]]; then
+  echo "ERROR: setting CPU quotas needs root (cgroups)" >&2
+  exit 1
+fi
+name="thriftbq-slow-end-$$"
+if [[ -d /sys/fs/cgroup/cpu && -f /sys/fs/cgroup/cpu/cgroup.procs ]]; then
+  stack="/sys/fs/cgroup/cpu/${name}"
+  mkdir -p "${stack}/bq"
+  echo "${period}" >"${stack}/cpu.cfs_period_us"
+  echo "${stack_quota}" >"${stack}/cpu.cfs_quota_us"
+  echo "${period}" >"${stack}/bq/cpu.cfs_period_us"
+  echo "${emulator_quota}" >"${stack}/bq/cpu.cfs_quota_us"
+  parent_procs=/sys/fs/cgroup/cpu/cgroup.procs
+elif [[ -f /sys/fs/cgroup/cgroup.controllers ]] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
+  stack="/sys/fs/cgroup/${name}"
+  mkdir -p "${stack}"
+  echo "+cpu" >"${stack}/cgroup.subtree_control"
+  mkdir -p "${stack}/bq"
+  echo "${stack_quota} ${period}" >"${stack}/cpu.max"
+  echo "${emulator_quota} ${period}" >"${stack}/bq/cpu.max"
+  parent_procs=/sys/fs/cgroup/cgroup.procs
+else
+  echo "ERROR: no cpu cgroup controller found (v1 /sys/fs/cgroup/cpu or v2 cpu.max)" >&2
+  exit 1
+fi
+
+watcher=""
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+  if [[ -n "${watcher}" ]]; then
+    kill "${watcher}" 2>/dev/null || true
+    wait "${watcher}" 2>/dev/null || true
+  fi
+  local pid
+  for procs in "${stack}/bq/cgroup.procs" "${stack}/cgroup.procs"; do
+    while read -r pid; do
+      echo "${pid}" >"${parent_procs}" 2>/dev/null || true
+    done <"${procs}"
+  done
+  rmdir "${stack}/bq" "${stack}" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Every BigQuery emulator the command starts goes into the one-core quota as soon as it appears.
+(
+  while sleep 0.2; do
+    while read -r pid; do
+      if grep -qs -e bigquery-emulator-launcher "/proc/${pid}/cmdline"; then
+        echo "${pid}" >"${stack}/bq/cgroup.procs" 2>/dev/null || true
+      fi
+    done <"${stack}/cgroup.procs"
+  done
+) &
+watcher=$!
+echo "${watcher}" >"${parent_procs}"
+
+status=0
+(
+  echo "${BASHPID}" >"${stack}/cgroup.procs"
+  exec "$@"
+) || status=$?
+exit "${status}"
