@@ -81,7 +81,8 @@ teardown() {
     skip "shellcheck not installed"
   fi
   run shellcheck "${run_local}" "${installer}" "${repo_root}/scripts/local/update-bigquery-emulator-lock.sh" \
-    "${repo_root}/benchmarks/local-soak.sh" "${repo_root}/benchmarks/slow-end.sh"
+    "${repo_root}/benchmarks/local-soak.sh" "${repo_root}/benchmarks/slow-end.sh" \
+    "${repo_root}/benchmarks/local-ab.sh"
   [ "${status}" -eq 0 ]
 }
 
