@@ -159,7 +159,6 @@ trap cleanup EXIT
   done
 ) &
 watcher=$!
-echo "${watcher}" >"${parent_procs}"
 
 status=0
 (
