@@ -118,14 +118,19 @@ if [[ -d /sys/fs/cgroup/cpu && -f /sys/fs/cgroup/cpu/cgroup.procs ]]; then
   echo "${period}" >"${stack}/bq/cpu.cfs_period_us"
   echo "${emulator_quota}" >"${stack}/bq/cpu.cfs_quota_us"
   parent_procs=/sys/fs/cgroup/cpu/cgroup.procs
+  command_cgroup="${stack}"
 elif [[ -f /sys/fs/cgroup/cgroup.controllers ]] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
   stack="/sys/fs/cgroup/${name}"
   mkdir -p "${stack}"
   echo "+cpu" >"${stack}/cgroup.subtree_control"
-  mkdir -p "${stack}/bq"
+  # cgroup v2 keeps processes out of a cgroup whose children have controllers: the command runs
+  # in a leaf beside the emulator's, under the stack's quota. (Not exercised here: this machine
+  # class has cgroup v1's cpu controller.)
+  mkdir -p "${stack}/bq" "${stack}/rest"
   echo "${stack_quota} ${period}" >"${stack}/cpu.max"
   echo "${emulator_quota} ${period}" >"${stack}/bq/cpu.max"
   parent_procs=/sys/fs/cgroup/cgroup.procs
+  command_cgroup="${stack}/rest"
 else
   echo "ERROR: no cpu cgroup controller found (v1 /sys/fs/cgroup/cpu or v2 cpu.max)" >&2
   exit 1
@@ -139,12 +144,12 @@ cleanup() {
     wait "${watcher}" 2>/dev/null || true
   fi
   local pid
-  for procs in "${stack}/bq/cgroup.procs" "${stack}/cgroup.procs"; do
+  for procs in "${stack}/bq/cgroup.procs" "${command_cgroup}/cgroup.procs"; do
     while read -r pid; do
       echo "${pid}" >"${parent_procs}" 2>/dev/null || true
     done <"${procs}"
   done
-  rmdir "${stack}/bq" "${stack}" 2>/dev/null || true
+  rmdir "${stack}/bq" "${stack}/rest" "${stack}" 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -155,14 +160,14 @@ trap cleanup EXIT
       if grep -qs -e bigquery-emulator-launcher "/proc/${pid}/cmdline"; then
         echo "${pid}" >"${stack}/bq/cgroup.procs" 2>/dev/null || true
       fi
-    done <"${stack}/cgroup.procs"
+    done <"${command_cgroup}/cgroup.procs"
   done
 ) &
 watcher=$!
 
 status=0
 (
-  echo "${BASHPID}" >"${stack}/cgroup.procs"
+  echo "${BASHPID}" >"${command_cgroup}/cgroup.procs"
   exec "$@"
 ) || status=$?
 exit "${status}"
