@@ -1,21 +1,17 @@
 package io.thriftbq.local;
 
-import static io.thriftbq.local.EndToEndTables.assertResumeReplaysAtMostTheDeadJob;
 import static io.thriftbq.local.EndToEndTables.countOrZero;
 import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
 import static io.thriftbq.local.EndToEndTables.missing;
-import static io.thriftbq.local.EndToEndTables.rowsLeftByKilledJob;
 import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
-import static io.thriftbq.local.EndToEndTables.waitUntilWritten;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.ingest.deadletter.DeadLetterSchema;
@@ -234,12 +230,6 @@ public class FaultsEndToEndTest {
     }
     // Retains acknowledged messages, for the seek a new exactly-once job needs (below).
     PubsubSource channel = PubsubSource.create(stack, "fault-job", true);
-    java.nio.file.Path checkpoints = stack.workDir().resolve("checkpoints-" + table);
-    LocalEngine engine = LocalEngine.fromSystemProperties();
-    if (resume) {
-      engine = engine.withCheckpointDir(checkpoints);
-    }
-    List<String> args = argsFor(step, channel, table, engine);
     PacedPublisher publisher =
         new PacedPublisher(
             channel,
@@ -255,78 +245,27 @@ public class FaultsEndToEndTest {
             EVENTS,
             RATE,
             1);
-    Process first = IngestionProcess.start(stack, args, "first-" + table);
-    Process second = null;
-    CompletableFuture<Void> publishing = publisher.runAsync();
-    try {
-      long rowsAtKill = waitForRows(stack, table, 200, 180);
-      first.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-      first.destroyForcibly();
-      assertTrue("killed", first.waitFor(10, TimeUnit.SECONDS));
-      long killedAt = System.nanoTime();
-      long rowsByDeadJob = rowsLeftByKilledJob(stack, table);
-      String how;
-      if (resume) {
-        java.nio.file.Path checkpoint =
-            LocalEngine.latestCheckpoint(checkpoints)
-                .orElseThrow(() -> new AssertionError("no checkpoint kept in " + checkpoints));
-        how = "resumed from " + checkpoints.relativize(checkpoint);
-        args = argsFor(step, channel, table, engine.withResumeFrom(checkpoint));
-      } else if (step.exactlyOnce()) {
-        // The dead job acknowledged messages once a checkpoint held them, but rows of a buffered
-        // stream become visible only when flushed, and the new job has neither that checkpoint nor
-        // those streams: without a replay it would lose them (316 of 1,500 in a run without this).
-        // The recipe for any stop without drain: rewind the subscription to before the kill.
-        stack.pubsub().seek(channel.subscription(), java.time.Instant.now().minusSeconds(120));
-        how = "a new job, subscription rewound";
-      } else {
-        how = "a new job";
-      }
-      second = IngestionProcess.start(stack, args, "second-" + table);
-      long allIn =
-          waitUntilWritten(
-              stack,
-              table,
-              0,
-              EVENTS,
-              publishing::isDone,
-              killedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L);
-      publishing.get(60, TimeUnit.SECONDS);
-      Thread.sleep(3000); // a late duplicate gets the chance to show
-      Map<Long, Long> ids = idCounts(stack, table);
-      List<Long> lost = missing(ids, 0, EVENTS);
-      long duplicates = duplicates(ids);
-      System.out.printf(
-          "Pipeline JVM killed (%s; %s): %d rows before the kill, %d when it died; every event"
-              + " written %s after it (a new JVM and job included); %d missing; %d duplicate"
-              + " rows%n",
-          step.describe(),
-          how,
-          rowsAtKill,
-          rowsByDeadJob,
-          seconds(allIn, killedAt),
-          lost.size(),
-          duplicates);
-      assertThat("events lost across the kill", lost, empty());
-      if (step.changeMode()) {
-        // Change mode: what the dead job wrote and the new one wrote again are upserts of the
-        // same keys, so the table keeps one row per event (step 8: 0 to 262 duplicate rows).
-        assertEquals("rows beyond one per key in change mode", 0, duplicates);
-      }
-      if (resume && step.exactlyOnce()) {
-        assertResumeReplaysAtMostTheDeadJob(duplicates, rowsByDeadJob);
-      }
-      assertTrue("the new job is still up", second.isAlive());
-    } finally {
-      publishing.cancel(true);
-      for (Process process : new Process[] {first, second}) {
-        if (process != null) {
-          process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-          process.destroyForcibly();
-          process.waitFor(10, TimeUnit.SECONDS);
-        }
-      }
-    }
+    new PipelineKill(
+            stack,
+            step,
+            channel,
+            table,
+            "Pub/Sub",
+            EVENTS,
+            RECOVERY_BOUND_SECONDS,
+            engine -> argsFor(step, channel, table, engine),
+            args -> {
+              // The dead job acknowledged messages once a checkpoint held them, but rows of a
+              // buffered stream become visible only when flushed, and the new job has neither that
+              // checkpoint nor those streams: without a replay it would lose them (316 of 1,500 in
+              // a run without this). The recipe for any stop without drain: rewind the
+              // subscription to before the kill.
+              stack
+                  .pubsub()
+                  .seek(channel.subscription(), java.time.Instant.now().minusSeconds(120));
+              return new PipelineKill.Restart("a new job, subscription rewound", args);
+            })
+        .run(resume, publisher);
   }
 
   private static List<String> argsFor(
