@@ -41,6 +41,21 @@ final class EndToEndTables {
   }
 
   /**
+   * Rows per {@code event_id} once every event is in, read 3 s later: a late duplicate (a retried
+   * append, a redelivered message) gets the chance to show before the test counts duplicates.
+   */
+  static Map<Long, Long> idCountsOnceSettled(EmulatorStack stack, String table) throws Exception {
+    return idCountsOnceSettled(stack, table, "_attributes");
+  }
+
+  /** As above, reading event ids from the attributes column {@code attributesColumn}. */
+  static Map<Long, Long> idCountsOnceSettled(
+      EmulatorStack stack, String table, String attributesColumn) throws Exception {
+    Thread.sleep(3000);
+    return idCounts(stack, table, attributesColumn);
+  }
+
+  /**
    * A job resumed from a killed job's checkpoint writes again at most what the dead job wrote: the
    * restored writer has its streams and offsets, so what the checkpoint covers is not written
    * again. Zero is not the bound: rows appended and flushed between that checkpoint and the crash

@@ -3,6 +3,7 @@ package io.thriftbq.local;
 import static io.thriftbq.local.EndToEndTables.countOrZero;
 import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.idCountsOnceSettled;
 import static io.thriftbq.local.EndToEndTables.missing;
 import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
@@ -144,9 +145,7 @@ public class FaultsEndToEndTest {
           Thread.sleep(1000);
         }
         publishing.get(60, TimeUnit.SECONDS);
-        Thread.sleep(3000); // a late duplicate gets the chance to show
-
-        Map<Long, Long> ids = idCounts(stack, table);
+        Map<Long, Long> ids = idCountsOnceSettled(stack, table);
         List<Long> lostAfterKill = missing(ids, publishedAtKill, EVENTS);
         List<Long> lostBeforeKill = missing(ids, 0, EVENTS);
         lostBeforeKill.removeAll(lostAfterKill);

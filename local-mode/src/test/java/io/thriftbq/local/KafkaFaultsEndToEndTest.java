@@ -2,6 +2,7 @@ package io.thriftbq.local;
 
 import static io.thriftbq.local.EndToEndTables.duplicates;
 import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.idCountsOnceSettled;
 import static io.thriftbq.local.EndToEndTables.missing;
 import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
@@ -115,8 +116,7 @@ public class KafkaFaultsEndToEndTest {
         Thread.sleep(1000);
       }
       publishing.get(60, TimeUnit.SECONDS);
-      Thread.sleep(3000); // a late duplicate gets the chance to show
-      Map<Long, Long> ids = idCounts(stack, table, channel.attributesColumn());
+      Map<Long, Long> ids = idCountsOnceSettled(stack, table, channel.attributesColumn());
       List<Long> lost = missing(ids, 0, EVENTS);
       long duplicates = duplicates(ids);
       System.out.printf(

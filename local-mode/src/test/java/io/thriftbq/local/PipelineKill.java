@@ -2,7 +2,7 @@ package io.thriftbq.local;
 
 import static io.thriftbq.local.EndToEndTables.assertResumeReplaysAtMostTheDeadJob;
 import static io.thriftbq.local.EndToEndTables.duplicates;
-import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.idCountsOnceSettled;
 import static io.thriftbq.local.EndToEndTables.missing;
 import static io.thriftbq.local.EndToEndTables.rowsLeftByKilledJob;
 import static io.thriftbq.local.EndToEndTables.seconds;
@@ -110,8 +110,7 @@ record PipelineKill(
               publishing::isDone,
               killedAt + recoveryBoundSeconds * 1_000_000_000L);
       publishing.get(60, TimeUnit.SECONDS);
-      Thread.sleep(3000); // a late duplicate gets the chance to show
-      Map<Long, Long> ids = idCounts(stack, table, channel.attributesColumn());
+      Map<Long, Long> ids = idCountsOnceSettled(stack, table, channel.attributesColumn());
       List<Long> lost = missing(ids, 0, events);
       long duplicates = duplicates(ids);
       System.out.printf(

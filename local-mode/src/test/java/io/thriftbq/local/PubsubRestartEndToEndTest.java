@@ -1,7 +1,7 @@
 package io.thriftbq.local;
 
 import static io.thriftbq.local.EndToEndTables.duplicates;
-import static io.thriftbq.local.EndToEndTables.idCounts;
+import static io.thriftbq.local.EndToEndTables.idCountsOnceSettled;
 import static io.thriftbq.local.EndToEndTables.missing;
 import static io.thriftbq.local.EndToEndTables.seconds;
 import static io.thriftbq.local.EndToEndTables.waitForRows;
@@ -132,8 +132,7 @@ public class PubsubRestartEndToEndTest {
               afterFrom + after,
               () -> true,
               restartedAt + RECOVERY_BOUND_SECONDS * 1_000_000_000L);
-      Thread.sleep(3000); // a late duplicate gets the chance to show
-      Map<Long, Long> ids = idCounts(stack, table);
+      Map<Long, Long> ids = idCountsOnceSettled(stack, table);
       List<Long> lostAfter = missing(ids, afterFrom, afterFrom + after);
       long writtenBefore = before - missing(ids, 0, before).size();
       long duplicates = duplicates(ids);
