@@ -15,9 +15,11 @@
 # Prints "slow-end factor F (free ceiling FREE, target TARGET): stack quota Q2, emulator quota Q1
 # per 100000 us" to stderr before the command, and exits with the command's status. Needs root and
 # the cpu controller (cgroup v1 at /sys/fs/cgroup/cpu, or cgroup v2); the cgroups it makes are
-# removed at the end. It is an imitation: threads of one process still run at this machine's speed
-# until the quota runs out, so it is gentler than a real slow machine on anything that waits on one
-# thread. Example, step 8 at saturation against the slowed ceiling, alternated:
+# removed at the end. SLOW_END_CGROUP_ROOT (default /sys/fs/cgroup) points it at another tree: its
+# tests give it a stand-in directory to check what it writes, without root. It is an imitation:
+# threads of one process still run at this machine's speed until the quota runs out, so it is
+# gentler than a real slow machine on anything that waits on one thread. Example, step 8 at
+# saturation against the slowed ceiling, alternated:
 #
 #   benchmarks/slow-end.sh --factor 0.64 -- java -cp local-mode/target/local-mode-bundled.jar \
 #     io.thriftbq.local.EmulatorCeilings 20000 1 500
@@ -31,7 +33,7 @@ target=1670
 print_only=0
 
 usage() {
-  sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while (($#)); do
@@ -105,34 +107,43 @@ if ((print_only)); then
   exit 0
 fi
 
-if [[ "$(id -u)" -ne 0 ]]; then
+cgroup_root="${SLOW_END_CGROUP_ROOT:-/sys/fs/cgroup}"
+if [[ "${cgroup_root}" == /sys/fs/cgroup && "$(id -u)" -ne 0 ]]; then
   echo "ERROR: setting CPU quotas needs root (cgroups)" >&2
   exit 1
 fi
 name="thriftbq-slow-end-$$"
-if [[ -d /sys/fs/cgroup/cpu && -f /sys/fs/cgroup/cpu/cgroup.procs ]]; then
-  stack="/sys/fs/cgroup/cpu/${name}"
+if [[ -d "${cgroup_root}/cpu" && -f "${cgroup_root}/cpu/cgroup.procs" ]]; then
+  stack="${cgroup_root}/cpu/${name}"
   mkdir -p "${stack}/bq"
   echo "${period}" >"${stack}/cpu.cfs_period_us"
   echo "${stack_quota}" >"${stack}/cpu.cfs_quota_us"
   echo "${period}" >"${stack}/bq/cpu.cfs_period_us"
   echo "${emulator_quota}" >"${stack}/bq/cpu.cfs_quota_us"
-  parent_procs=/sys/fs/cgroup/cpu/cgroup.procs
+  parent_procs="${cgroup_root}/cpu/cgroup.procs"
   command_cgroup="${stack}"
-elif [[ -f /sys/fs/cgroup/cgroup.controllers ]] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
-  stack="/sys/fs/cgroup/${name}"
+elif [[ -f "${cgroup_root}/cgroup.controllers" ]] && grep -qw cpu "${cgroup_root}/cgroup.controllers"; then
+  # cgroup v2: a child has cpu.max only when its parent delegates the cpu controller to it.
+  if ! grep -qw cpu "${cgroup_root}/cgroup.subtree_control" 2>/dev/null &&
+    ! echo "+cpu" >"${cgroup_root}/cgroup.subtree_control"; then
+    echo "ERROR: cannot delegate the cpu controller below ${cgroup_root}: cgroup v2 refuses it" \
+      "while processes live in that cgroup itself (as in a container whose cgroup namespace" \
+      "starts there); run this on the host, or move those processes into a child cgroup first" >&2
+    exit 1
+  fi
+  stack="${cgroup_root}/${name}"
   mkdir -p "${stack}"
   echo "+cpu" >"${stack}/cgroup.subtree_control"
   # cgroup v2 keeps processes out of a cgroup whose children have controllers: the command runs
-  # in a leaf beside the emulator's, under the stack's quota. (Not exercised here: this machine
-  # class has cgroup v1's cpu controller.)
+  # in a leaf beside the emulator's, under the stack's quota. (The kernel's side is not exercised
+  # here: this machine class has cgroup v1's cpu controller; the tests check what is written.)
   mkdir -p "${stack}/bq" "${stack}/rest"
   echo "${stack_quota} ${period}" >"${stack}/cpu.max"
   echo "${emulator_quota} ${period}" >"${stack}/bq/cpu.max"
-  parent_procs=/sys/fs/cgroup/cgroup.procs
+  parent_procs="${cgroup_root}/cgroup.procs"
   command_cgroup="${stack}/rest"
 else
-  echo "ERROR: no cpu cgroup controller found (v1 /sys/fs/cgroup/cpu or v2 cpu.max)" >&2
+  echo "ERROR: no cpu cgroup controller found under ${cgroup_root} (v1 cpu/ or v2 cpu.max)" >&2
   exit 1
 fi
 
@@ -145,6 +156,7 @@ cleanup() {
   fi
   local pid
   for procs in "${stack}/bq/cgroup.procs" "${command_cgroup}/cgroup.procs"; do
+    [[ -r "${procs}" ]] || continue
     while read -r pid; do
       echo "${pid}" >"${parent_procs}" 2>/dev/null || true
     done <"${procs}"
@@ -156,6 +168,7 @@ trap cleanup EXIT
 # Every BigQuery emulator the command starts goes into the one-core quota as soon as it appears.
 (
   while sleep 0.2; do
+    [[ -r "${command_cgroup}/cgroup.procs" ]] || continue
     while read -r pid; do
       if grep -qs -e bigquery-emulator-launcher "/proc/${pid}/cmdline"; then
         echo "${pid}" >"${stack}/bq/cgroup.procs" 2>/dev/null || true

@@ -86,8 +86,8 @@ teardown() {
   [ "${status}" -eq 0 ]
 }
 
-# The slow-end imitation (benchmarks/slow-end.sh): its quotas and its refusals; the cgroups it
-# makes need root and are exercised by the measurements in benchmarks/RESULTS.md.
+# The slow-end imitation (benchmarks/slow-end.sh): its quotas and its refusals; what it writes
+# into a cgroup tree is checked below.
 
 @test "slow-end: a factor gives two cores of it to the stack and one to the emulator" {
   run "${repo_root}/benchmarks/slow-end.sh" --factor 0.64 --print
@@ -110,6 +110,75 @@ teardown() {
   run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 scripts/run-local.sh
   [ "${status}" -eq 2 ]
   [[ "${output}" == *"unknown argument 'scripts/run-local.sh' (the command goes after --)"* ]]
+}
+
+# What slow-end.sh writes into a cgroup tree, checked against a stand-in directory
+# (SLOW_END_CGROUP_ROOT): the quotas, the command's cgroup, the emulator moved into its own one, and
+# every process moved back at the end. The kernel's side (that the quotas then hold) is what the
+# measurements in benchmarks/RESULTS.md exercise, on cgroup v1 only.
+
+# The command stands in for the BigQuery emulator (the watcher knows it by its command line) and
+# exits with 3 after it had time to be seen (the watcher looks every 0.2 s). A stand-in tree lists
+# only the pids written to it, not their children, so the command itself is the stand-in.
+slow_end_emulator_standin=(bash -c 'exec -a bigquery-emulator-launcher bash -c "sleep 1; exit 3"')
+
+@test "slow-end: on cgroup v2 it delegates cpu, sets cpu.max and moves the emulator to its own leaf" {
+  tree="${scratch}/v2"
+  mkdir -p "${tree}"
+  echo "cpuset cpu io memory pids" >"${tree}/cgroup.controllers"
+  : >"${tree}/cgroup.subtree_control"
+  : >"${tree}/cgroup.procs"
+  SLOW_END_CGROUP_ROOT="${tree}" run "${repo_root}/benchmarks/slow-end.sh" --factor 0.64 -- \
+    "${slow_end_emulator_standin[@]}"
+  [ "${status}" -eq 3 ]
+  stack="$(echo "${tree}"/thriftbq-slow-end-*)"
+  [ -d "${stack}" ]
+  [ "$(cat "${tree}/cgroup.subtree_control")" = "+cpu" ]
+  [ "$(cat "${stack}/cgroup.subtree_control")" = "+cpu" ]
+  [ "$(cat "${stack}/cpu.max")" = "128000 100000" ]
+  [ "$(cat "${stack}/bq/cpu.max")" = "64000 100000" ]
+  command_pid="$(cat "${stack}/rest/cgroup.procs")"
+  [[ "${command_pid}" =~ ^[0-9]+$ ]]
+  [ "$(cat "${stack}/bq/cgroup.procs")" = "${command_pid}" ]
+  [ "$(cat "${tree}/cgroup.procs")" = "${command_pid}" ]
+}
+
+@test "slow-end: on cgroup v2 a parent that keeps the cpu controller to itself is refused with the fix" {
+  tree="${scratch}/v2-busy"
+  mkdir -p "${tree}"
+  echo "cpuset cpu io memory pids" >"${tree}/cgroup.controllers"
+  : >"${tree}/cgroup.procs"
+  # A directory where the file would be: the write fails, as the kernel's EBUSY does.
+  mkdir "${tree}/cgroup.subtree_control"
+  SLOW_END_CGROUP_ROOT="${tree}" run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 -- true
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"cannot delegate the cpu controller below ${tree}"* ]]
+  [[ "${output}" == *"move those processes into a child cgroup first"* ]]
+  [ -z "$(find "${tree}" -maxdepth 1 -name 'thriftbq-slow-end-*')" ]
+}
+
+@test "slow-end: on cgroup v1 it sets the CFS quotas and moves the emulator into its own cgroup" {
+  tree="${scratch}/v1"
+  mkdir -p "${tree}/cpu"
+  : >"${tree}/cpu/cgroup.procs"
+  SLOW_END_CGROUP_ROOT="${tree}" run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 -- \
+    "${slow_end_emulator_standin[@]}"
+  [ "${status}" -eq 3 ]
+  stack="$(echo "${tree}"/cpu/thriftbq-slow-end-*)"
+  [ "$(cat "${stack}/cpu.cfs_period_us")" = "100000" ]
+  [ "$(cat "${stack}/cpu.cfs_quota_us")" = "100000" ]
+  [ "$(cat "${stack}/bq/cpu.cfs_quota_us")" = "50000" ]
+  command_pid="$(cat "${stack}/cgroup.procs")"
+  [ "$(cat "${stack}/bq/cgroup.procs")" = "${command_pid}" ]
+  [ "$(cat "${tree}/cpu/cgroup.procs")" = "${command_pid}" ]
+}
+
+@test "slow-end: a tree without the cpu controller is refused" {
+  mkdir -p "${scratch}/none"
+  echo "memory pids" >"${scratch}/none/cgroup.controllers"
+  SLOW_END_CGROUP_ROOT="${scratch}/none" run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 -- true
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"no cpu cgroup controller found under ${scratch}/none"* ]]
 }
 
 # The soak (benchmarks/local-soak.sh) with a stand-in for run-local.sh: its counting, not the runs.
