@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.codec.EventAttributes;
+import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.local.run.TableQueries;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.util.ArrayList;
@@ -15,6 +16,9 @@ import java.util.function.BooleanSupplier;
 
 /** What the end-to-end tests read back from the BigQuery emulator's tables. */
 final class EndToEndTables {
+  /** Where a Pub/Sub run's rows keep their message attributes, {@code event_id} among them. */
+  private static final String PUBSUB_ATTRIBUTES = MetadataColumn.ATTRIBUTES.columnName();
+
   private EndToEndTables() {}
 
   static long count(EmulatorStack stack, String table) throws Exception {
@@ -45,7 +49,7 @@ final class EndToEndTables {
    * append, a redelivered message) gets the chance to show before the test counts duplicates.
    */
   static Map<Long, Long> idCountsOnceSettled(EmulatorStack stack, String table) throws Exception {
-    return idCountsOnceSettled(stack, table, "_attributes");
+    return idCountsOnceSettled(stack, table, PUBSUB_ATTRIBUTES);
   }
 
   /** As above, reading event ids from the attributes column {@code attributesColumn}. */
@@ -89,7 +93,7 @@ final class EndToEndTables {
 
   /** Rows per {@code event_id} attribute (the sequence number the publisher gave the event). */
   static Map<Long, Long> idCounts(EmulatorStack stack, String table) throws Exception {
-    return idCounts(stack, table, "_attributes");
+    return idCounts(stack, table, PUBSUB_ATTRIBUTES);
   }
 
   /** Rows per {@code event_id}, read from the attributes column {@code attributesColumn}. */
@@ -104,7 +108,7 @@ final class EndToEndTables {
   /** Rows per value of the attribute {@code key} (rows without it are not counted). */
   static Map<String, Long> rowsPerAttribute(EmulatorStack stack, String table, String key)
       throws Exception {
-    return rowsPerAttribute(stack, table, key, "_attributes");
+    return rowsPerAttribute(stack, table, key, PUBSUB_ATTRIBUTES);
   }
 
   /** Rows per value of {@code key} in the attributes column {@code attributesColumn}. */
@@ -155,7 +159,7 @@ final class EndToEndTables {
       BooleanSupplier published,
       long deadlineNanos)
       throws Exception {
-    return waitUntilWritten(stack, table, "_attributes", from, to, published, deadlineNanos);
+    return waitUntilWritten(stack, table, PUBSUB_ATTRIBUTES, from, to, published, deadlineNanos);
   }
 
   /** As above, reading event ids from the attributes column {@code attributesColumn}. */
