@@ -25,11 +25,17 @@ public final class MalformedMessages {
   public static final String ID_ATTRIBUTE = "malformed_id";
   public static final String KIND_ATTRIBUTE = "malformed_kind";
 
+  /** The type byte that {@link #truncated} leaves of a field header when nothing else is left. */
+  private static final byte CUT_FIELD_HEADER = 0x08;
+
   /** The kinds of damage, and the stage at which the ingestion pipeline must catch each. */
   public enum Kind {
     /** Bytes from a random generator: not a Thrift struct at all. */
     RANDOM_BYTES(Stage.DECODE),
-    /** A real event cut in half, as a producer crashing mid-write would leave it. */
+    /**
+     * A real event cut in half, as a producer crashing mid-write would leave it ({@link
+     * #truncated}: an event of one byte is cut inside a field header instead).
+     */
     TRUNCATED(Stage.DECODE),
     /** A real event with a required field's bytes overwritten by an invalid field type. */
     CORRUPTED(Stage.DECODE),
@@ -127,8 +133,7 @@ public final class MalformedMessages {
           break;
         case TRUNCATED:
           {
-            byte[] event = validEvent.apply(1_000_000_000L + i);
-            payload = Arrays.copyOf(event, Math.max(1, event.length / 2));
+            payload = truncated(validEvent.apply(1_000_000_000L + i));
             break;
           }
         case CORRUPTED:
@@ -153,6 +158,20 @@ public final class MalformedMessages {
       out.add(new Malformed(id, kind, new SourceMessage(payload, attributes)));
     }
     return out;
+  }
+
+  /**
+   * A serialized struct cut short: its first half, which lacks the struct's closing field stop. A
+   * struct of one byte (only that stop: an empty struct, or one with no field set) has no shorter
+   * prefix that is still a message, so it becomes a field header cut after its type byte instead
+   * (an i32 in BINARY, a field whose id is missing in COMPACT): every protocol's decoder runs out
+   * of bytes inside it.
+   */
+  static byte[] truncated(byte[] struct) {
+    if (struct.length <= 1) {
+      return new byte[] {CUT_FIELD_HEADER};
+    }
+    return Arrays.copyOf(struct, struct.length / 2);
   }
 
   /**

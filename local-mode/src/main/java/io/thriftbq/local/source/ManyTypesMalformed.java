@@ -118,7 +118,7 @@ final class ManyTypesMalformed {
         byte[] header = Arrays.copyOf(whole, whole.length - 1 - member.length);
         byte[] damaged;
         if (bad.kind() == Kind.TRUNCATED) {
-          damaged = Arrays.copyOf(member, Math.max(1, member.length / 2));
+          damaged = MalformedMessages.truncated(member);
         } else {
           damaged = member.clone();
           damaged[0] = 0x7f;
