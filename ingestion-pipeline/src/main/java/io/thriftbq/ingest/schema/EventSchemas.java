@@ -134,6 +134,14 @@ public final class EventSchemas implements Serializable {
     for (MetadataColumn column : metadataColumns.inOrder()) {
       fields.add(column.tableField());
     }
+    List<String> problems = ColumnRules.problems(struct, fields, metadataColumns.inOrder());
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "BigQuery cannot hold the table of "
+              + struct.qualifiedName()
+              + ": "
+              + String.join("; ", problems));
+    }
     return new TableSchema().setFields(fields);
   }
 
