@@ -140,7 +140,26 @@ public final class SchemaExporter {
 
   private SchemaExporter() {}
 
+  /**
+   * Runs {@link #export} from the command line. A problem with the flags or the IDL is the user's
+   * to fix, so it prints as one message saying what to change, not a stack trace, and exits 2.
+   */
   public static void main(String[] args) throws IOException {
+    try {
+      export(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("ERROR: " + e.getMessage());
+      System.exit(2);
+    }
+  }
+
+  /**
+   * Writes the files the flags ask for.
+   *
+   * @throws IllegalArgumentException for invalid flags or an IDL BigQuery cannot hold, saying what
+   *     to change
+   */
+  public static void export(String[] args) throws IOException {
     PipelineOptionsFactory.register(Options.class);
     Options options = PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class);
     MetadataColumns metadata =

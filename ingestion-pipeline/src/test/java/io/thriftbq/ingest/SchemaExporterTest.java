@@ -45,7 +45,7 @@ public class SchemaExporterTest {
   @Test
   public void writesOneSchemaPerStructAndTheTerraformMap() throws IOException {
     File dir = tmp.newFolder("schemas");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftStructs=Order,Refund,Click",
@@ -78,7 +78,7 @@ public class SchemaExporterTest {
   @Test
   public void aUnionExportsEachStructMemberAndTheMetadataColumns() throws IOException {
     File dir = tmp.newFolder("union");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftUnion=AnyEvent",
@@ -104,7 +104,7 @@ public class SchemaExporterTest {
   @Test
   public void theUnionMembersCanBeNarrowed() throws IOException {
     File dir = tmp.newFolder("narrow");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftUnion=AnyEvent",
@@ -117,7 +117,7 @@ public class SchemaExporterTest {
   @Test
   public void oneStructMayUseThePlaceholderToo() throws IOException {
     File dir = tmp.newFolder("one");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL, "--thriftStruct=Click", "--output=" + dir + "/{struct}.json"
         });
@@ -130,7 +130,7 @@ public class SchemaExporterTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                SchemaExporter.main(
+                SchemaExporter.export(
                     new String[] {
                       "--thriftIdl=" + SHOP_IDL,
                       "--thriftStructs=Order,Refund",
@@ -147,7 +147,7 @@ public class SchemaExporterTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                SchemaExporter.main(
+                SchemaExporter.export(
                     new String[] {
                       "--thriftIdl=" + SHOP_IDL,
                       "--thriftUnion=AnyEvent",
@@ -158,7 +158,7 @@ public class SchemaExporterTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                SchemaExporter.main(
+                SchemaExporter.export(
                     new String[] {
                       "--thriftIdl=" + SHOP_IDL,
                       "--thriftStruct=Order",
@@ -174,7 +174,7 @@ public class SchemaExporterTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                SchemaExporter.main(
+                SchemaExporter.export(
                     new String[] {
                       "--thriftIdl=" + SHOP_IDL,
                       "--thriftStructs=Order,Nope",
@@ -191,7 +191,7 @@ public class SchemaExporterTest {
   @Test
   public void changeModeWritesEachStructsKeyAndStalenessIntoTheTerraformMap() throws IOException {
     File dir = tmp.newFolder("schemas");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftStructs=Order,Refund,Click",
@@ -220,7 +220,7 @@ public class SchemaExporterTest {
   @Test
   public void oneKeyForEveryStructWithoutStaleness() throws IOException {
     File dir = tmp.newFolder("schemas");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftStructs=Order,Refund",
@@ -239,7 +239,7 @@ public class SchemaExporterTest {
   @Test
   public void oneStructWritesTheSingleTablesRootVariables() throws IOException {
     File dir = tmp.newFolder("schemas");
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftStruct=Order",
@@ -257,7 +257,7 @@ public class SchemaExporterTest {
         json(dir.toPath().resolve("event_table.tfvars.json")));
 
     // Without change mode the file only names the schema: append-only, as before.
-    SchemaExporter.main(
+    SchemaExporter.export(
         new String[] {
           "--thriftIdl=" + SHOP_IDL,
           "--thriftStruct=Order",
@@ -278,7 +278,8 @@ public class SchemaExporterTest {
     all.add("--terraformVarsOutput=" + dir + "/vars.json");
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class, () -> SchemaExporter.main(all.toArray(new String[0])));
+            IllegalArgumentException.class,
+            () -> SchemaExporter.export(all.toArray(new String[0])));
     try (var files = Files.list(dir.toPath())) {
       assertEquals("nothing written for " + all, 0, files.count());
     }
