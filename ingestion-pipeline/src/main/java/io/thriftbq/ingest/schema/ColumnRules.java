@@ -94,8 +94,38 @@ final class ColumnRules {
                 + " levels of RECORD, BigQuery's limit (nested structs, unions and maps, and a"
                 + " list, set or map inside another, each add one): flatten a level in the IDL");
       }
+      emptyRecords(column, column.getName(), struct, problems);
+    }
+    if (columns.isEmpty()) {
+      problems.add(
+          "The "
+              + describe(struct)
+              + " has no fields and no metadata column is on, and a BigQuery table needs a"
+              + " column: give the struct a field, or add a metadata column (for example"
+              + " --includePublishTime)");
     }
     return problems;
+  }
+
+  /** RECORDs with no fields below {@code column}: a field of a struct that has none. */
+  private static void emptyRecords(
+      TableFieldSchema column, String path, ThriftStruct struct, List<String> problems) {
+    if (!"RECORD".equals(column.getType()) && !"STRUCT".equals(column.getType())) {
+      return;
+    }
+    if (column.getFields() == null || column.getFields().isEmpty()) {
+      problems.add(
+          "Column "
+              + path
+              + " of "
+              + describe(struct)
+              + " holds a struct with no fields, and BigQuery has no RECORD without fields: give"
+              + " that struct a field in the IDL, or leave it out of this one");
+      return;
+    }
+    for (TableFieldSchema child : column.getFields()) {
+      emptyRecords(child, path + "." + child.getName(), struct, problems);
+    }
   }
 
   /** Names within each struct, at every depth; {@code seen} stops at a struct met before. */

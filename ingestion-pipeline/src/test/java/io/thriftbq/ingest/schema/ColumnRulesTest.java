@@ -55,6 +55,9 @@ public class ColumnRulesTest {
     // A list of lists adds a RECORD (the inner list's wrapper): 14 structs and one wrapper.
     text.append("struct DeepByList { 1: optional list<list<D3>> top }\n");
     text.append("struct DeeperByList { 1: optional list<list<D2>> top }\n");
+    text.append("struct Nothing {}\n");
+    text.append("struct HoldsNothing { 1: optional i32 x  2: optional map<string, Nothing> m }\n");
+    text.append("union EitherNothing { 1: Nothing nothing  2: i32 number }\n");
     idl = FOLDER.getRoot().toPath().resolve("rules.thrift");
     Files.writeString(idl, text, StandardCharsets.UTF_8);
   }
@@ -131,5 +134,26 @@ public class ColumnRulesTest {
     assertThat(
         refused("DeeperByList", MetadataColumns.NONE).getMessage(),
         allOf(containsString("Column top.value.n."), not(containsString("differ only in case"))));
+  }
+
+  @Test
+  public void structsWithNoFieldsAreRefusedAsRecordsAndAsTablesWithoutColumns() {
+    assertThat(
+        refused("HoldsNothing", MetadataColumns.NONE).getMessage(),
+        containsString(
+            "Column m.value of struct rules.HoldsNothing holds a struct with no fields"));
+    assertThat(
+        refused("EitherNothing", MetadataColumns.NONE).getMessage(),
+        containsString(
+            "Column nothing of union rules.EitherNothing holds a struct with no fields"));
+    assertThat(
+        refused("Nothing", MetadataColumns.NONE).getMessage(),
+        allOf(
+            containsString("The struct rules.Nothing has no fields and no metadata column is on"),
+            containsString("--includePublishTime")));
+    // A struct with no fields is a table of its metadata columns.
+    assertEquals(
+        List.of("_publish_time"),
+        accepted("Nothing", MetadataColumns.of(MetadataColumn.PUBLISH_TIME)).topLevelColumnNames());
   }
 }

@@ -19,6 +19,7 @@ import io.thriftbq.ingest.deadletter.Stage;
 import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.route.EventRouter;
 import io.thriftbq.ingest.route.UnroutableException;
+import io.thriftbq.ingest.schema.MetadataColumn;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.source.MalformedMessages.Kind;
 import io.thriftbq.local.source.MalformedMessages.Malformed;
@@ -84,7 +85,8 @@ public class MalformedMessagesTest {
     for (EventTypes.EventType type : types.types()) {
       converters.add(
           EventConverters.tableRows(
-              ConverterConfig.of(type.source(), protocol, MetadataColumns.NONE)));
+              ConverterConfig.of(
+                  type.source(), protocol, MetadataColumns.of(MetadataColumn.ATTRIBUTES))));
     }
     Map<Kind, Integer> checked = new EnumMap<>(Kind.class);
     for (Malformed bad : MalformedMessages.create(COUNT, 7, mix, protocol)) {
