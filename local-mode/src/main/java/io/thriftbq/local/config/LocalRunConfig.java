@@ -1,11 +1,11 @@
 package io.thriftbq.local.config;
 
+import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.engine.LocalEngine;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -47,6 +47,7 @@ public final class LocalRunConfig implements Cloneable {
   String structs;
   String union;
   String structAttribute;
+  ThriftProtocol protocol = ThriftProtocol.BINARY;
   LocalEngine engine = LocalEngine.fromSystemProperties();
   boolean compareSteps;
   List<TuningStep> compareList = TuningStep.all();
@@ -246,6 +247,16 @@ public final class LocalRunConfig implements Cloneable {
     return this;
   }
 
+  /** {@code --protocol}: how the events are serialized, for the publisher and the pipeline. */
+  public LocalRunConfig protocol(ThriftProtocol value) {
+    protocol = value;
+    return this;
+  }
+
+  public ThriftProtocol protocol() {
+    return protocol;
+  }
+
   /** Whether the run has several event types ({@code --structs} or {@code --union}). */
   public boolean manyTypes() {
     return structs != null || union != null;
@@ -256,51 +267,18 @@ public final class LocalRunConfig implements Cloneable {
     return this;
   }
 
-  /** The flags that name the struct, for the ingestion pipeline (and the exporter). */
+  /** The flags that name the struct and the protocol, for the ingestion pipeline. */
   public List<String> ingestionStructArgs() {
-    if (idl == null) {
-      return List.of("--thriftClassName=" + EVENT_CLASS);
-    }
-    return idlArgs(false);
+    return eventFlags().forIngestion();
   }
 
-  /** The flags that name the struct, for the data generator. */
+  /** The same description of the events, for the data generator. */
   public List<String> datagenStructArgs() {
-    if (idl == null) {
-      return List.of("--className=" + EVENT_CLASS);
-    }
-    return idlArgs(true);
+    return eventFlags().forGenerator();
   }
 
-  /** The ingestion pipeline takes names only; the generator also their weights. */
-  private List<String> idlArgs(boolean weights) {
-    List<String> args = new ArrayList<>();
-    args.add("--thriftIdl=" + Paths.get(idl).toAbsolutePath());
-    if (struct != null) {
-      args.add("--thriftStruct=" + struct);
-    }
-    if (structs != null) {
-      args.add("--thriftStructs=" + (weights ? structs : withoutWeights(structs)));
-    }
-    if (union != null) {
-      args.add("--thriftUnion=" + union);
-    }
-    if (structAttribute != null) {
-      args.add("--structAttribute=" + structAttribute);
-    }
-    if (idlIncludePath != null) {
-      args.add("--thriftIdlIncludePath=" + idlIncludePath);
-    }
-    return args;
-  }
-
-  private static String withoutWeights(String list) {
-    List<String> names = new ArrayList<>();
-    for (String item : list.split(",")) {
-      int colon = item.lastIndexOf(':');
-      names.add((colon < 0 ? item : item.substring(0, colon)).trim());
-    }
-    return String.join(",", names);
+  private EventFlags eventFlags() {
+    return new EventFlags(idl, idlIncludePath, struct, structs, union, structAttribute, protocol);
   }
 
   public String idField() {

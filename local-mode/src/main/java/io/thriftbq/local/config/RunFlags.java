@@ -1,5 +1,6 @@
 package io.thriftbq.local.config;
 
+import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.local.engine.LocalEngine;
 import java.nio.file.Paths;
@@ -35,6 +36,8 @@ final class RunFlags {
         "                          is the union (--structs then narrows and weighs its members)",
         "  --struct-attribute NAME the attribute naming each message's struct (default",
         "                          thrift_struct; not with --union)",
+        "  --protocol P            how the events are serialized: binary (default) or compact;",
+        "                          the publisher writes and the pipeline reads it",
         "  --idl-include DIRS      comma-separated directories for the IDL's includes",
         "  --id-field PATH         a field (dotted path) whose values identify events: the report",
         "                          also checks that the table holds exactly the generated values",
@@ -257,6 +260,9 @@ final class RunFlags {
         case "--struct-attribute":
           config.structAttribute = value;
           break;
+        case "--protocol":
+          config.protocol = protocol(value);
+          break;
         case "--engine":
           config.engine = config.engine.withKind(LocalEngine.Kind.parse(value));
           break;
@@ -282,6 +288,15 @@ final class RunFlags {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(name + "=" + value + " is not a number");
     }
+  }
+
+  private static ThriftProtocol protocol(String value) {
+    for (ThriftProtocol protocol : ThriftProtocol.values()) {
+      if (protocol.name().equalsIgnoreCase(value)) {
+        return protocol;
+      }
+    }
+    throw new IllegalArgumentException("--protocol takes binary or compact, not " + value);
   }
 
   private static void validate(LocalRunConfig config) {

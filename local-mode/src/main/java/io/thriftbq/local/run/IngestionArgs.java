@@ -107,7 +107,8 @@ public record IngestionArgs(
               + " would replace "
               + PipelineFlags.name(refused.get(0))
               + ", which local mode sets itself (from its emulators, --source, --idl/--structs,"
-              + " --engine or --parallelism): use those options instead (see --help)");
+              + " --struct-attribute, --protocol, --engine or --parallelism): use those options"
+              + " instead (see --help)");
     }
     List<String> args = new ArrayList<>(localModeFlags);
     List<String> replaced = PipelineFlags.replaced(stepFlags, userFlags);

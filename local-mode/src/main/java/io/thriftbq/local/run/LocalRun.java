@@ -1,5 +1,6 @@
 package io.thriftbq.local.run;
 
+import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.ChangeStream;
 import io.thriftbq.datagen.EventMix;
 import io.thriftbq.datagen.ExpectedState;
@@ -301,9 +302,10 @@ public final class LocalRun {
   private void printStart(
       EventSource source, RunTables tables, int malformedCount, List<String> ingestArgs) {
     out.printf(
-        "Local run: %s%s; %d events at %d/s%s, %d malformed; %s, table %s.%s%n",
+        "Local run: %s%s%s; %d events at %d/s%s, %d malformed; %s, table %s.%s%n",
         config.step().describe(),
         config.format() == config.step().format() ? "" : " (format " + config.format() + ")",
+        config.protocol() == ThriftProtocol.BINARY ? "" : ", " + config.protocol() + " protocol",
         config.events(),
         config.rate(),
         config.rampUpMillis() == 0 ? "" : " (reached over " + config.rampUpMillis() / 1000 + " s)",

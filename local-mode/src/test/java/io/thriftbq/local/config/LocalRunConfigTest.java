@@ -34,7 +34,8 @@ public class LocalRunConfigTest {
         config.ingestionStructArgs().stream().anyMatch(a -> a.startsWith("--thriftClassName")));
     assertEquals("meta.id", config.idField());
     assertEquals(
-        java.util.List.of("--thriftClassName=" + LocalRunConfig.EVENT_CLASS),
+        java.util.List.of(
+            "--thriftClassName=" + LocalRunConfig.EVENT_CLASS, "--thriftProtocol=BINARY"),
         LocalRunConfig.defaults().ingestionStructArgs());
     assertThat(
         assertThrows(
@@ -45,6 +46,30 @@ public class LocalRunConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> LocalRunConfig.parse(new String[] {"--struct", "Ev", "--id-field", "a..b"}));
+  }
+
+  @Test
+  public void thePublisherAndThePipelineGetTheSameProtocolAndStructAttribute() {
+    LocalRunConfig compact =
+        LocalRunConfig.parse(
+            new String[] {"--protocol", "compact", "--idl", "e.thrift", "--structs", "A:2,B"});
+    for (java.util.List<String> args :
+        java.util.List.of(compact.ingestionStructArgs(), compact.datagenStructArgs())) {
+      assertThat(args, hasItem("--thriftProtocol=COMPACT"));
+      // The default attribute too, so that an --ingest-arg cannot give the pipeline another one.
+      assertThat(args, hasItem("--structAttribute=thrift_struct"));
+    }
+    assertThat(compact.ingestionStructArgs(), hasItem("--thriftStructs=A,B"));
+    assertThat(compact.datagenStructArgs(), hasItem("--thriftStructs=A:2,B"));
+    assertThat(
+        LocalRunConfig.parse(new String[] {"--protocol=BINARY"}).datagenStructArgs(),
+        hasItem("--thriftProtocol=BINARY"));
+    assertThat(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LocalRunConfig.parse(new String[] {"--protocol", "json"}))
+            .getMessage(),
+        containsString("--protocol takes binary or compact"));
   }
 
   @Test

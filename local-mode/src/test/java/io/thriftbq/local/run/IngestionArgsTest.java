@@ -61,6 +61,22 @@ public class IngestionArgsTest {
   }
 
   @Test
+  public void aFlagThatDescribesTheEventsIsRefusedEvenAtItsDefault() {
+    // Given to the pipeline alone, it would make the pipeline read other events than published.
+    for (String flag : List.of("--thriftProtocol=COMPACT", "--structAttribute=kind")) {
+      LocalRunConfig config =
+          LocalRunConfig.parse(new String[] {"--idl", "e.thrift", "--structs", "A,B"});
+      BadFlagException error =
+          assertThrows(
+              BadFlagException.class,
+              () -> IngestionArgs.merge(config.ingestionStructArgs(), STEP, List.of(flag)));
+      assertTrue(error.getMessage(), error.getMessage().contains("--ingest-arg=" + flag));
+      assertTrue(error.getMessage(), error.getMessage().contains("--protocol"));
+      assertTrue(error.getMessage(), error.getMessage().contains("--struct-attribute"));
+    }
+  }
+
+  @Test
   public void theRunSaysWhichOfTheStepsSettingsItsFlagsReplace() {
     LocalRunConfig config =
         LocalRunConfig.parse(
