@@ -21,7 +21,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * and {@code export-schema.sh} fail at once and name it. The rules are BigQuery's documented ones
  * for column names ("Specify a schema": letters, digits and underscores, not starting with a digit;
  * at most 300 characters; no two names in one record that differ only in case; no top-level name
- * starting with a reserved prefix) and for nesting (at most 15 levels of RECORD).
+ * starting with a reserved prefix) and for records (at most 15 levels of RECORD, none without
+ * fields, and a table has a column).
  */
 final class ColumnRules {
   static final int MAX_NAME_LENGTH = 300;
