@@ -111,7 +111,7 @@ final class ColumnRules {
   /** RECORDs with no fields below {@code column}: a field of a struct that has none. */
   private static void emptyRecords(
       TableFieldSchema column, String path, ThriftStruct struct, List<String> problems) {
-    if (!"RECORD".equals(column.getType()) && !"STRUCT".equals(column.getType())) {
+    if (!ColumnShape.isRecord(column)) {
       return;
     }
     if (column.getFields() == null || column.getFields().isEmpty()) {
@@ -191,7 +191,7 @@ final class ColumnRules {
    * #MAX_RECORD_DEPTH} RECORDs, or null.
    */
   private static @Nullable String deepestRecord(TableFieldSchema column, int depth, String path) {
-    if (!"RECORD".equals(column.getType()) && !"STRUCT".equals(column.getType())) {
+    if (!ColumnShape.isRecord(column)) {
       return null;
     }
     if (depth > MAX_RECORD_DEPTH) {

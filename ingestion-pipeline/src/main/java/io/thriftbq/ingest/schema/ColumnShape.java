@@ -1,5 +1,6 @@
 package io.thriftbq.ingest.schema;
 
+import com.google.api.services.bigquery.model.TableFieldSchema;
 import io.thriftbq.schema.ThriftType;
 
 /**
@@ -19,6 +20,11 @@ public final class ColumnShape {
   public static final String WRAPPED_VALUE = "value";
 
   private ColumnShape() {}
+
+  /** True if the column is a RECORD (STRUCT is BigQuery's other name for it). */
+  public static boolean isRecord(TableFieldSchema column) {
+    return "RECORD".equals(column.getType()) || "STRUCT".equals(column.getType());
+  }
 
   /** True if the type becomes a REPEATED column (list, set or map). */
   public static boolean isRepeated(ThriftType type) {

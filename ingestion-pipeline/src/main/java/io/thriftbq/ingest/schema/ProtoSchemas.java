@@ -86,7 +86,7 @@ public final class ProtoSchemas {
               .setName(columnName)
               .setNumber(number++)
               .setLabel(label(column));
-      if ("RECORD".equals(column.getType()) || "STRUCT".equals(column.getType())) {
+      if (ColumnShape.isRecord(column)) {
         String nestedName = nestedName(columnName, enclosingNames, nestedNames);
         Set<String> names = new HashSet<>(enclosingNames);
         names.add(nestedName);
@@ -188,7 +188,7 @@ public final class ProtoSchemas {
                 + describe(label)
                 + ")");
       }
-      if ("RECORD".equals(column.getType()) || "STRUCT".equals(column.getType())) {
+      if (ColumnShape.isRecord(column)) {
         if (field.getType() != FieldDescriptor.Type.MESSAGE) {
           problems.add("field " + columnPath + " is " + field.getType() + ", not a message");
         } else {
