@@ -138,9 +138,7 @@ public final class MalformedMessages {
           }
         case CORRUPTED:
           {
-            byte[] event = validEvent.apply(1_000_000_000L + i);
-            payload = event.clone();
-            payload[0] = 0x7f;
+            payload = corrupted(validEvent.apply(1_000_000_000L + i));
             break;
           }
         case CORRUPT_ENVELOPE:
@@ -172,6 +170,16 @@ public final class MalformedMessages {
       return new byte[] {CUT_FIELD_HEADER};
     }
     return Arrays.copyOf(struct, struct.length / 2);
+  }
+
+  /**
+   * A copy of a serialized struct whose first byte, its first field's type, is 0x7f: no Thrift type
+   * in either protocol, so the decoder fails at the first field.
+   */
+  static byte[] corrupted(byte[] struct) {
+    byte[] damaged = struct.clone();
+    damaged[0] = 0x7f;
+    return damaged;
   }
 
   /**

@@ -116,13 +116,10 @@ final class ManyTypesMalformed {
         byte[] whole = mix.generator(type).serialize(sequence);
         byte[] member = member(whole);
         byte[] header = Arrays.copyOf(whole, whole.length - 1 - member.length);
-        byte[] damaged;
-        if (bad.kind() == Kind.TRUNCATED) {
-          damaged = MalformedMessages.truncated(member);
-        } else {
-          damaged = member.clone();
-          damaged[0] = 0x7f;
-        }
+        byte[] damaged =
+            bad.kind() == Kind.TRUNCATED
+                ? MalformedMessages.truncated(member)
+                : MalformedMessages.corrupted(member);
         payload = concat(header, damaged, new byte[] {TType.STOP});
         struct = mix.name(type);
       }
