@@ -1,0 +1,34 @@
+// Shapes a user's IDL may hold that the sample does not: negative and hex enum values, maps keyed
+// by numbers and enums, containers three deep, fields named like SQL
+// keywords, and a union whose members are a struct, a one-field struct and a list.
+namespace java com.example.telemetry
+
+enum Severity { DEBUG = -2, INFO = 0, WARN = 0x0A, ERROR = 0x7FFF }
+
+struct Marker { 1: optional bool on }
+
+struct Reading {
+  1: optional double value,
+  2: optional string unit,
+  3: optional Severity severity
+}
+
+union Payload {
+  1: Reading reading,
+  2: Marker marker,
+  3: list<i32> samples
+}
+
+struct Telemetry {
+  1: required i64 device,
+  2: optional map<i32, Reading> by_channel,
+  3: optional list<list<list<i16>>> cube,
+  4: optional map<Severity, list<map<i64, binary>>> blobs,
+  5: optional Marker mark,
+  6: optional string select,
+  7: optional i32 order,
+  8: optional Payload payload,
+  9: optional list<Payload> history,
+  10: optional map<string, set<Severity>> flags,
+  11: optional bool group
+}
