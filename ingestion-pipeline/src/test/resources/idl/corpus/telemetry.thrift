@@ -1,11 +1,16 @@
 // Shapes a user's IDL may hold that the sample does not: negative and hex enum values, maps keyed
-// by numbers and enums, containers three deep, fields named like SQL
-// keywords, and a union whose members are a struct, a one-field struct and a list.
+// by numbers and enums, containers three deep, fields named like SQL keywords, structs with no
+// fields (a marker, in every place a struct can be), and a union whose members are a struct, a
+// struct with no fields and a list.
 namespace java com.example.telemetry
 
 enum Severity { DEBUG = -2, INFO = 0, WARN = 0x0A, ERROR = 0x7FFF }
 
 struct Marker { 1: optional bool on }
+
+struct Nothing {}
+
+union NoChoice {}
 
 struct Reading {
   1: optional double value,
@@ -15,7 +20,8 @@ struct Reading {
 
 union Payload {
   1: Reading reading,
-  2: Marker marker,
+  2: Nothing nothing,
+  4: Marker marker,
   3: list<i32> samples
 }
 
@@ -30,5 +36,12 @@ struct Telemetry {
   8: optional Payload payload,
   9: optional list<Payload> history,
   10: optional map<string, set<Severity>> flags,
-  11: optional bool group
+  11: optional bool group,
+  12: optional Nothing empty,
+  13: required Nothing always,
+  14: optional list<Nothing> ticks,
+  15: optional map<string, Nothing> seen,
+  16: optional set<Nothing> once,
+  17: optional map<Nothing, i32> by_nothing,
+  18: optional NoChoice never
 }

@@ -399,9 +399,22 @@ public final class RandomEventGenerator {
   }
 
   private boolean present(FieldSlot slot, SplitMixRandom r) {
+    if (!slot.always && !hasValues(slot.field.type())) {
+      return false;
+    }
     return slot.always
         || config.completeObjects()
         || r.nextDouble() < config.optionalFieldProbability();
+  }
+
+  /**
+   * False for a union with no members: no value of it is valid (a union holds exactly one), so an
+   * optional field of it is never set and a union never chooses it.
+   */
+  private static boolean hasValues(ThriftType type) {
+    return !(type instanceof ThriftType.StructRef ref
+        && ref.struct().isUnion()
+        && ref.struct().fields().isEmpty());
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -448,17 +461,32 @@ public final class RandomEventGenerator {
     private final TStruct descriptor;
     private final FieldSlot[] slots;
 
+    /** A union's members that have values ({@link #hasValues}), one of which it sets. */
+    private final FieldSlot[] choices;
+
     StructGen(ThriftStruct target, TStruct descriptor, FieldSlot[] slots) {
       this.target = target;
       this.descriptor = descriptor;
       this.slots = slots;
+      this.choices =
+          Arrays.stream(slots)
+              .filter(slot -> hasValues(slot.field.type()))
+              .toArray(FieldSlot[]::new);
+    }
+
+    /** The member a union sets, or null for a union none of whose members has a value. */
+    private FieldSlot choose(SplitMixRandom r) {
+      return choices.length == 0 ? null : choices[r.nextInt(choices.length)];
     }
 
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
       out.writeStructBegin(descriptor);
       if (target.isUnion()) {
-        writeField(out, slots[r.nextInt(slots.length)], r);
+        FieldSlot chosen = choose(r);
+        if (chosen != null) {
+          writeField(out, chosen, r);
+        }
       } else if (this == top && topOverrides != null) {
         Object[] overrides = topOverrides;
         for (int i = 0; i < slots.length; i++) {
@@ -502,8 +530,10 @@ public final class RandomEventGenerator {
       }
       TBase instance = target.newInstance();
       if (target.isUnion()) {
-        FieldSlot slot = slots[r.nextInt(slots.length)];
-        instance.setFieldValue(slot.field.fieldEnum(), slot.gen.build(r));
+        FieldSlot slot = choose(r);
+        if (slot != null) {
+          instance.setFieldValue(slot.field.fieldEnum(), slot.gen.build(r));
+        }
       } else {
         for (FieldSlot slot : slots) {
           // null unsets the field, which also clears an IDL default the constructor filled in.
@@ -518,8 +548,10 @@ public final class RandomEventGenerator {
     private StructValue buildFields(SplitMixRandom r) {
       Object[] values = new Object[slots.length];
       if (target.isUnion()) {
-        int chosen = r.nextInt(slots.length);
-        values[chosen] = slots[chosen].gen.build(r);
+        FieldSlot chosen = choose(r);
+        if (chosen != null) {
+          values[Arrays.asList(slots).indexOf(chosen)] = chosen.gen.build(r);
+        }
       } else {
         for (int i = 0; i < slots.length; i++) {
           values[i] = present(slots[i], r) ? slots[i].gen.build(r) : null;

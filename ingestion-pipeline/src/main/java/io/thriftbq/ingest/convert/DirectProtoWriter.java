@@ -230,6 +230,9 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       plan.enumNameLengths = table.costs;
       return plan;
     }
+    if (ColumnShape.isFieldlessStruct(type)) {
+      return new ValuePlan(UNSUPPORTED, TType.STRUCT); // a BOOLEAN column: the general path
+    }
     if (type instanceof ThriftType.StructRef ref) {
       ValuePlan plan = new ValuePlan(STRUCT, TType.STRUCT);
       plan.struct = plan(ref.struct(), child);

@@ -340,6 +340,9 @@ final class StructCodec<S> implements ValueCodec {
           rules,
           DecodingRules.listElementCost(element));
     }
+    if (ColumnShape.isFieldlessStruct(type)) {
+      return new PresenceCodec<>(((ThriftType.StructRef) type).struct(), assembler, rules);
+    }
     if (type instanceof ThriftType.StructRef ref) {
       return new StructCodec<>(
           ref.struct(), assembler, assembler.childShape(parentShape, index), 0, rules);
@@ -358,6 +361,35 @@ final class StructCodec<S> implements ValueCodec {
       case STRING -> assembler.stringsAsUtf8() ? new Utf8Codec(rules) : new StringCodec(rules);
       case BINARY -> new BinaryCodec(assembler, rules);
     };
+  }
+
+  /**
+   * A struct with no fields, as its BOOLEAN column ({@link ColumnShape#isFieldlessStruct}): read as
+   * any struct (its unknown fields skipped and counted, a union's one member checked), then true.
+   */
+  private static final class PresenceCodec<S> implements ValueCodec {
+    private final StructCodec<S> struct;
+
+    PresenceCodec(ThriftStruct struct, RowAssembler<?, S> assembler, DecodingRules rules) {
+      this.struct = new StructCodec<>(struct, assembler, null, 0, rules);
+    }
+
+    @Override
+    public Object read(TProtocol in) throws TException, ThriftDecodeException {
+      struct.readValues(in);
+      return Boolean.TRUE;
+    }
+
+    @Override
+    public Object convert(Object value) {
+      struct.convertValues((TBase<?, ?>) value);
+      return Boolean.TRUE;
+    }
+
+    @Override
+    public byte wireType() {
+      return TType.STRUCT;
+    }
   }
 
   private static final class BoolCodec implements ValueCodec {

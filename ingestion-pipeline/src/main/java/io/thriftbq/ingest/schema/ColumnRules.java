@@ -21,8 +21,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * and {@code export-schema.sh} fail at once and name it. The rules are BigQuery's documented ones
  * for column names ("Specify a schema": letters, digits and underscores, not starting with a digit;
  * at most 300 characters; no two names in one record that differ only in case; no top-level name
- * starting with a reserved prefix) and for records (at most 15 levels of RECORD, none without
- * fields, and a table has a column).
+ * starting with a reserved prefix) and for records (at most 15 levels of RECORD, and a table has a
+ * column; a struct with no fields is a BOOLEAN column, {@link ColumnShape#isFieldlessStruct}, so no
+ * RECORD is without fields).
  */
 final class ColumnRules {
   static final int MAX_NAME_LENGTH = 300;
@@ -95,7 +96,6 @@ final class ColumnRules {
                 + " levels of RECORD, BigQuery's limit (nested structs, unions and maps, and a"
                 + " list, set or map inside another, each add one): flatten a level in the IDL");
       }
-      emptyRecords(column, column.getName(), struct, problems);
     }
     if (columns.isEmpty()) {
       problems.add(
@@ -106,27 +106,6 @@ final class ColumnRules {
               + " --includePublishTime)");
     }
     return problems;
-  }
-
-  /** RECORDs with no fields below {@code column}: a field of a struct that has none. */
-  private static void emptyRecords(
-      TableFieldSchema column, String path, ThriftStruct struct, List<String> problems) {
-    if (!ColumnShape.isRecord(column)) {
-      return;
-    }
-    if (column.getFields() == null || column.getFields().isEmpty()) {
-      problems.add(
-          "Column "
-              + path
-              + " of "
-              + describe(struct)
-              + " holds a struct with no fields, and BigQuery has no RECORD without fields: give"
-              + " that struct a field in the IDL, or leave it out of this one");
-      return;
-    }
-    for (TableFieldSchema child : column.getFields()) {
-      emptyRecords(child, path + "." + child.getName(), struct, problems);
-    }
   }
 
   /** Names within each struct, at every depth; {@code seen} stops at a struct met before. */

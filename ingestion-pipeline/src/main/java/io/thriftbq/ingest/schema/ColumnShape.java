@@ -11,7 +11,9 @@ import io.thriftbq.schema.ThriftType;
  *   <li>list and set become a REPEATED column of the element;
  *   <li>map becomes a REPEATED RECORD of {@value #MAP_KEY} and {@value #MAP_VALUE};
  *   <li>BigQuery has no array of arrays, so an element that is itself repeated (list, set or map)
- *       is wrapped in a RECORD with one field, {@value #WRAPPED_VALUE}.
+ *       is wrapped in a RECORD with one field, {@value #WRAPPED_VALUE};
+ *   <li>BigQuery has no RECORD without fields, so a struct with no fields (a marker such as a union
+ *       member {@code Heartbeat {}}) becomes a BOOLEAN: true where the struct is present.
  * </ul>
  */
 public final class ColumnShape {
@@ -29,6 +31,14 @@ public final class ColumnShape {
   /** True if the type becomes a REPEATED column (list, set or map). */
   public static boolean isRepeated(ThriftType type) {
     return ThriftType.isRepeated(type) || type instanceof ThriftType.MapOf;
+  }
+
+  /**
+   * True if the type is a struct, union or exception with no fields: its column is a BOOLEAN that
+   * says the struct is there (its only information), since BigQuery has no RECORD without fields.
+   */
+  public static boolean isFieldlessStruct(ThriftType type) {
+    return type instanceof ThriftType.StructRef ref && ref.struct().fields().isEmpty();
   }
 
   /** True if elements of this type need the one-field wrapper record inside a repeated column. */

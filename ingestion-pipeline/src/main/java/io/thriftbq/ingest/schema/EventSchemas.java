@@ -172,6 +172,9 @@ public final class EventSchemas implements Serializable {
       return column.setMode("REPEATED");
     }
     String mode = required ? "REQUIRED" : "NULLABLE";
+    if (ColumnShape.isFieldlessStruct(type)) {
+      return column(name, "BOOLEAN", mode);
+    }
     if (type instanceof ThriftType.StructRef ref) {
       return column(name, "RECORD", mode).setFields(structColumns(ref.struct()));
     }

@@ -3,8 +3,11 @@ package io.thriftbq.ingest.convert;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.api.services.bigquery.model.TableRow;
 import com.google.protobuf.ByteString;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.datagen.GeneratorConfig;
@@ -20,6 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -90,6 +99,78 @@ class IdlCorpusTest {
     }
     assertEquals(2 * EVENTS, rows);
     assertTrue(deadLetters > 0, "no damaged copy was a dead letter: the damage is not exercised");
+  }
+
+  /**
+   * A struct with no fields is a BOOLEAN column (BigQuery has no RECORD without fields): true where
+   * the struct is on the wire, null where it is not, one true per element of a list of them. Its
+   * unknown fields are skipped as any struct's, and keep the event in the unknown-fields column.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("protocols")
+  void aStructWithNoFieldsIsTrueWhereItIsSent(ThriftProtocol protocol) throws Exception {
+    ThriftSource source = ThriftSource.idl(CORPUS + "telemetry.thrift", List.of(), "Telemetry");
+    ConverterConfig config =
+        ConverterConfig.of(source, protocol, MetadataColumns.NONE.withUnknownFields(true));
+    EventConverter<TableRow> tableRows = TestConverters.create(config, StorageFormat.TABLE_ROW);
+
+    byte[] event =
+        telemetry(
+            protocol,
+            out -> {
+              out.writeFieldBegin(new TField("always", TType.STRUCT, (short) 13));
+              out.writeStructBegin(new TStruct("Nothing"));
+              out.writeFieldBegin(new TField("from_a_newer_idl", TType.I32, (short) 5));
+              out.writeI32(42);
+              out.writeFieldEnd();
+              out.writeFieldStop();
+              out.writeStructEnd();
+              out.writeFieldEnd();
+              out.writeFieldBegin(new TField("ticks", TType.LIST, (short) 14));
+              out.writeListBegin(new TList(TType.STRUCT, 2));
+              for (int i = 0; i < 2; i++) {
+                out.writeStructBegin(new TStruct("Nothing"));
+                out.writeFieldStop();
+                out.writeStructEnd();
+              }
+              out.writeListEnd();
+              out.writeFieldEnd();
+            });
+
+    TableRow row = tableRows.fromBytes(event, METADATA);
+    assertEquals(Boolean.TRUE, row.get("always"));
+    assertNull(row.get("empty"));
+    assertEquals(List.of(Boolean.TRUE, Boolean.TRUE), row.get("ticks"));
+    assertNotNull(row.get("_unknown_fields"), "the unknown field inside always was not kept");
+
+    // Without "always" (required), the event is a dead letter naming it.
+    byte[] withoutAlways = telemetry(protocol, out -> {});
+    ThriftDecodeException missing =
+        assertThrows(
+            ThriftDecodeException.class, () -> tableRows.fromBytes(withoutAlways, METADATA));
+    assertTrue(missing.getMessage().contains("always"), missing.getMessage());
+  }
+
+  static Stream<ThriftProtocol> protocols() {
+    return Stream.of(ThriftProtocol.values());
+  }
+
+  private interface Fields {
+    void write(TProtocol out) throws Exception;
+  }
+
+  /** A Telemetry event: its device, then {@code fields}. */
+  private static byte[] telemetry(ThriftProtocol protocol, Fields fields) throws Exception {
+    TMemoryBuffer buffer = new TMemoryBuffer(64);
+    TProtocol out = protocol.newWriter(buffer);
+    out.writeStructBegin(new TStruct("Telemetry"));
+    out.writeFieldBegin(new TField("device", TType.I64, (short) 1));
+    out.writeI64(7);
+    out.writeFieldEnd();
+    fields.write(out);
+    out.writeFieldStop();
+    out.writeStructEnd();
+    return Arrays.copyOf(buffer.getArray(), buffer.length());
   }
 
   private static List<RandomEventGenerator> generators(

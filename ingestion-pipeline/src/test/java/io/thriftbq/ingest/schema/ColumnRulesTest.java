@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
+import com.google.api.services.bigquery.model.TableFieldSchema;
 import io.thriftbq.schema.ThriftSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -137,15 +138,16 @@ public class ColumnRulesTest {
   }
 
   @Test
-  public void structsWithNoFieldsAreRefusedAsRecordsAndAsTablesWithoutColumns() {
-    assertThat(
-        refused("HoldsNothing", MetadataColumns.NONE).getMessage(),
-        containsString(
-            "Column m.value of struct rules.HoldsNothing holds a struct with no fields"));
-    assertThat(
-        refused("EitherNothing", MetadataColumns.NONE).getMessage(),
-        containsString(
-            "Column nothing of union rules.EitherNothing holds a struct with no fields"));
+  public void aStructWithNoFieldsIsABooleanColumnAndRefusedOnlyAsATableWithoutColumns() {
+    // BigQuery has no RECORD without fields: the column says whether the struct is there.
+    TableFieldSchema map =
+        accepted("HoldsNothing", MetadataColumns.NONE).tableSchema().getFields().get(1);
+    assertEquals("REPEATED", map.getMode());
+    assertEquals("BOOLEAN", map.getFields().get(1).getType());
+    assertEquals("REQUIRED", map.getFields().get(1).getMode());
+    TableFieldSchema member =
+        accepted("EitherNothing", MetadataColumns.NONE).tableSchema().getFields().get(0);
+    assertEquals(List.of("nothing", "BOOLEAN", "NULLABLE"), describe(member));
     assertThat(
         refused("Nothing", MetadataColumns.NONE).getMessage(),
         allOf(
@@ -155,5 +157,9 @@ public class ColumnRulesTest {
     assertEquals(
         List.of("_publish_time"),
         accepted("Nothing", MetadataColumns.of(MetadataColumn.PUBLISH_TIME)).topLevelColumnNames());
+  }
+
+  private static List<String> describe(TableFieldSchema column) {
+    return List.of(column.getName(), column.getType(), column.getMode());
   }
 }
