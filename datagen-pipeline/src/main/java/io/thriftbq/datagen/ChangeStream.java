@@ -842,6 +842,9 @@ public final class ChangeStream {
     if (type instanceof ThriftType.EnumRef) {
       return "an enum";
     }
+    if (type instanceof ThriftType.StructRef ref && ref.struct().fields().isEmpty()) {
+      return "a struct with no fields (a BOOLEAN that is only ever true)";
+    }
     if (type instanceof ThriftType.StructRef) {
       return "a struct (BigQuery RECORD)";
     }

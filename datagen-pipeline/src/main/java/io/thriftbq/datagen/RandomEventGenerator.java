@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TEnum;
 import org.apache.thrift.TException;
@@ -461,31 +462,29 @@ public final class RandomEventGenerator {
     private final TStruct descriptor;
     private final FieldSlot[] slots;
 
-    /** A union's members that have values ({@link #hasValues}), one of which it sets. */
-    private final FieldSlot[] choices;
+    /** The slots of a union's members that have values ({@link #hasValues}): it sets one. */
+    private final int[] choices;
 
     StructGen(ThriftStruct target, TStruct descriptor, FieldSlot[] slots) {
       this.target = target;
       this.descriptor = descriptor;
       this.slots = slots;
       this.choices =
-          Arrays.stream(slots)
-              .filter(slot -> hasValues(slot.field.type()))
-              .toArray(FieldSlot[]::new);
+          IntStream.range(0, slots.length).filter(i -> hasValues(slots[i].field.type())).toArray();
     }
 
-    /** The member a union sets, or null for a union none of whose members has a value. */
-    private FieldSlot choose(SplitMixRandom r) {
-      return choices.length == 0 ? null : choices[r.nextInt(choices.length)];
+    /** The slot of the member a union sets, or -1 for a union none of whose members has one. */
+    private int choose(SplitMixRandom r) {
+      return choices.length == 0 ? -1 : choices[r.nextInt(choices.length)];
     }
 
     @Override
     void write(TProtocol out, SplitMixRandom r) throws TException {
       out.writeStructBegin(descriptor);
       if (target.isUnion()) {
-        FieldSlot chosen = choose(r);
-        if (chosen != null) {
-          writeField(out, chosen, r);
+        int chosen = choose(r);
+        if (chosen >= 0) {
+          writeField(out, slots[chosen], r);
         }
       } else if (this == top && topOverrides != null) {
         Object[] overrides = topOverrides;
@@ -530,9 +529,9 @@ public final class RandomEventGenerator {
       }
       TBase instance = target.newInstance();
       if (target.isUnion()) {
-        FieldSlot slot = choose(r);
-        if (slot != null) {
-          instance.setFieldValue(slot.field.fieldEnum(), slot.gen.build(r));
+        int chosen = choose(r);
+        if (chosen >= 0) {
+          instance.setFieldValue(slots[chosen].field.fieldEnum(), slots[chosen].gen.build(r));
         }
       } else {
         for (FieldSlot slot : slots) {
@@ -548,9 +547,9 @@ public final class RandomEventGenerator {
     private StructValue buildFields(SplitMixRandom r) {
       Object[] values = new Object[slots.length];
       if (target.isUnion()) {
-        FieldSlot chosen = choose(r);
-        if (chosen != null) {
-          values[Arrays.asList(slots).indexOf(chosen)] = chosen.gen.build(r);
+        int chosen = choose(r);
+        if (chosen >= 0) {
+          values[chosen] = slots[chosen].gen.build(r);
         }
       } else {
         for (int i = 0; i < slots.length; i++) {
