@@ -1,5 +1,5 @@
 // Shapes a user's IDL may hold that the sample does not: negative and hex enum values, maps keyed
-// by numbers and enums, containers three deep, fields named like SQL keywords, structs with no
+// by numbers, enums, containers and structs, containers three deep, fields named like SQL keywords, structs with no
 // fields (a marker, in every place a struct can be), and a union whose members are a struct, a
 // struct with no fields and a list.
 namespace java com.example.telemetry
@@ -43,5 +43,11 @@ struct Telemetry {
   15: optional map<string, Nothing> seen,
   16: optional set<Nothing> once,
   17: optional map<Nothing, i32> by_nothing,
-  18: optional NoChoice never
+  18: optional NoChoice never,
+  19: optional map<list<i32>, string> by_list,
+  20: optional map<set<string>, Reading> by_set,
+  21: optional set<list<i32>> set_of_lists,
+  22: optional set<Reading> set_of_structs,
+  23: optional map<Reading, map<string, i64>> by_struct,
+  24: optional list<map<Severity, Payload>> deep_unions
 }
