@@ -24,7 +24,6 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
@@ -554,40 +553,5 @@ class EventConverterFuzzTest {
     long before = THREADS.getCurrentThreadAllocatedBytes();
     Outcome.of(convert);
     return THREADS.getCurrentThreadAllocatedBytes() - before;
-  }
-
-  /**
-   * A row, or a dead letter: the only exceptions a converter may throw. Anything else (including
-   * Errors such as StackOverflowError) propagates and is a finding.
-   */
-  private static final class Outcome<T> {
-    final T row;
-    final Exception deadLetter;
-
-    private Outcome(T row, Exception deadLetter) {
-      this.row = row;
-      this.deadLetter = deadLetter;
-    }
-
-    static <T> Outcome<T> of(Callable<T> convert) {
-      T row;
-      try {
-        row = convert.call();
-      } catch (ThriftDecodeException | ConversionException e) {
-        assertNotNull(e.getMessage(), "a dead letter without a reason");
-        assertFalse(e.getMessage().isBlank(), "a dead letter without a reason");
-        return new Outcome<>(null, e);
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        // Checked exceptions of the sink-side conversion (not a dead letter of ours).
-        throw new AssertionError("unexpected checked exception", e);
-      }
-      return new Outcome<>(Objects.requireNonNull(row, "converter returned null"), null);
-    }
-
-    String describe() {
-      return row != null ? "row" : "dead letter";
-    }
   }
 }

@@ -1,7 +1,6 @@
 package io.thriftbq.ingest.convert;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -84,13 +83,13 @@ class IdlCorpusTest {
     for (RandomEventGenerator generator : generators(source, protocol)) {
       for (long i = 0; i < EVENTS; i++) {
         byte[] event = generator.serialize(i);
-        Outcome valid = assertFormatsAgree(converters, storageBytes, event);
+        Outcome<ByteString> valid = assertFormatsAgree(converters, storageBytes, event);
         assertNotNull(
             valid.row,
             () -> "a generated " + struct + " event is a dead letter: " + valid.deadLetter);
         rows++;
         for (byte[] damaged : damagedCopies(event, damage)) {
-          Outcome outcome = assertFormatsAgree(converters, storageBytes, damaged);
+          Outcome<ByteString> outcome = assertFormatsAgree(converters, storageBytes, damaged);
           if (outcome.row == null) {
             deadLetters++;
           }
@@ -206,13 +205,14 @@ class IdlCorpusTest {
     return copies;
   }
 
-  private static Outcome assertFormatsAgree(
+  private static Outcome<ByteString> assertFormatsAgree(
       List<EventConverter<?>> converters, StorageWriteBytes storageBytes, byte[] payload) {
-    Outcome first = null;
+    Outcome<ByteString> first = null;
     long firstUnknownEnums = 0;
     for (int f = 0; f < converters.size(); f++) {
       EventConverter<?> converter = converters.get(f);
-      Outcome outcome = Outcome.of(() -> storageBytes.of(converter.fromBytes(payload, METADATA)));
+      Outcome<ByteString> outcome =
+          Outcome.of(() -> storageBytes.of(converter.fromBytes(payload, METADATA)));
       long unknownEnums = converter.takeUnknownEnumValues();
       if (first == null) {
         first = outcome;
@@ -227,34 +227,5 @@ class IdlCorpusTest {
       assertEquals(firstUnknownEnums, unknownEnums, format + " counts other unknown enum values");
     }
     return first;
-  }
-
-  /** Storage Write bytes, or the dead letter's reason: the only two outcomes allowed. */
-  private record Outcome(ByteString row, Exception deadLetter) {
-    interface Conversion {
-      ByteString convert() throws Exception;
-    }
-
-    static Outcome of(Conversion conversion) {
-      try {
-        return new Outcome(conversion.convert(), null);
-      } catch (ThriftDecodeException | ConversionException e) {
-        assertNotNull(e.getMessage(), "a dead letter without a reason");
-        assertFalse(e.getMessage().isBlank(), "a dead letter without a reason");
-        return new Outcome(null, e);
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new AssertionError("unexpected checked exception", e);
-      }
-    }
-
-    String describe() {
-      return row != null ? "row" : "dead letter";
-    }
-
-    String reason() {
-      return deadLetter == null ? null : deadLetter.getMessage();
-    }
   }
 }
