@@ -400,7 +400,7 @@ public final class RandomEventGenerator {
   }
 
   private boolean present(FieldSlot slot, SplitMixRandom r) {
-    if (!slot.always && !hasValues(slot.field.type())) {
+    if (!slot.always && !slot.hasValues) {
       return false;
     }
     return slot.always
@@ -438,7 +438,13 @@ public final class RandomEventGenerator {
     }
   }
 
-  private record FieldSlot(ThriftField field, TField descriptor, Gen gen, boolean always) {}
+  /** {@code hasValues}: {@link #hasValues} of the field's type, decided once, not per event. */
+  private record FieldSlot(
+      ThriftField field, TField descriptor, Gen gen, boolean always, boolean hasValues) {
+    FieldSlot(ThriftField field, TField descriptor, Gen gen, boolean always) {
+      this(field, descriptor, gen, always, RandomEventGenerator.hasValues(field.type()));
+    }
+  }
 
   /**
    * A built struct without a generated class (set elements and map keys of an IDL struct): equal
@@ -469,8 +475,7 @@ public final class RandomEventGenerator {
       this.target = target;
       this.descriptor = descriptor;
       this.slots = slots;
-      this.choices =
-          IntStream.range(0, slots.length).filter(i -> hasValues(slots[i].field.type())).toArray();
+      this.choices = IntStream.range(0, slots.length).filter(i -> slots[i].hasValues).toArray();
     }
 
     /** The slot of the member a union sets, or -1 for a union none of whose members has one. */
