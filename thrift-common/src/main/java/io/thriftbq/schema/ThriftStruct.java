@@ -355,9 +355,10 @@ public final class ThriftStruct implements Serializable {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Map<? extends TFieldIdEnum, FieldMetaData> metaDataOf(Class<?> structClass) {
-      // Loading the class runs its static initializer, which registers the metadata map.
+      // Loading the class runs its static initializer, which registers the metadata map. A
+      // struct with no fields registers an empty one; only a class that registers none lacks it.
       Map map = FieldMetaData.getStructMetaDataMap((Class) structClass);
-      if (map == null || map.isEmpty()) {
+      if (map == null) {
         throw new IllegalArgumentException(
             "Thrift class "
                 + structClass.getName()

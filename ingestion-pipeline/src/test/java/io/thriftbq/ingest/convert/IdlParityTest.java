@@ -32,12 +32,27 @@ public class IdlParityTest {
   private static final EventMetadata METADATA =
       new EventMetadata("msg-1", 1_763_000_000_123L, Map.of("k", "v"));
 
+  /** Generated class, the IDL it was generated from (under thrift-common/src/), its struct. */
+  private record Subject(String className, String idl, String struct) {
+    @Override
+    public String toString() {
+      return struct;
+    }
+  }
+
   @Parameters(name = "{0} {1}")
   public static List<Object[]> parameters() {
+    List<Subject> subjects =
+        List.of(
+            new Subject("io.thriftbq.sample.Event", "main/thrift/sample_event.thrift", "Event"),
+            new Subject("io.thriftbq.testing.AllTypes", "test/thrift/all_types.thrift", "AllTypes"),
+            // structs and a union with no fields: BOOLEAN columns
+            new Subject(
+                "io.thriftbq.testing.presence.Flagged", "test/thrift/presence.thrift", "Flagged"));
     List<Object[]> parameters = new ArrayList<>();
-    for (String struct : List.of("Event", "AllTypes")) {
+    for (Subject subject : subjects) {
       for (ThriftProtocol protocol : ThriftProtocol.values()) {
-        parameters.add(new Object[] {struct, protocol});
+        parameters.add(new Object[] {subject, protocol});
       }
     }
     return parameters;
@@ -47,18 +62,10 @@ public class IdlParityTest {
   private final ThriftSource classSource;
   private final ThriftSource idlSource;
 
-  public IdlParityTest(String struct, ThriftProtocol protocol) {
+  public IdlParityTest(Subject subject, ThriftProtocol protocol) {
     this.protocol = protocol;
-    boolean sample = struct.equals("Event");
-    this.classSource =
-        ThriftSource.generatedClass(
-            sample ? "io.thriftbq.sample.Event" : "io.thriftbq.testing.AllTypes");
-    this.idlSource =
-        ThriftSource.idl(
-            THRIFT_DIR
-                + (sample ? "main/thrift/sample_event.thrift" : "test/thrift/all_types.thrift"),
-            List.of(),
-            struct);
+    this.classSource = ThriftSource.generatedClass(subject.className());
+    this.idlSource = ThriftSource.idl(THRIFT_DIR + subject.idl(), List.of(), subject.struct());
   }
 
   private ConverterConfig config(ThriftSource source) {
