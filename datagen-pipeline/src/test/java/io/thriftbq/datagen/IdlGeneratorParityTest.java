@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.schema.ThriftSource;
 import java.util.List;
+import java.util.Map;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
@@ -25,8 +26,26 @@ public class IdlGeneratorParityTest {
         new Object[] {"Event", ThriftProtocol.BINARY, false},
         new Object[] {"Event", ThriftProtocol.COMPACT, true},
         new Object[] {"AllTypes", ThriftProtocol.BINARY, true},
-        new Object[] {"AllTypes", ThriftProtocol.COMPACT, false});
+        new Object[] {"AllTypes", ThriftProtocol.COMPACT, false},
+        // fields written without an id (-1, -2, ...), typedef chains, defaults of every kind
+        new Object[] {"Job", ThriftProtocol.BINARY, false},
+        new Object[] {"Job", ThriftProtocol.COMPACT, true},
+        // structs and a union with no fields
+        new Object[] {"Flagged", ThriftProtocol.BINARY, true},
+        new Object[] {"Flagged", ThriftProtocol.COMPACT, false});
   }
+
+  /** Per struct: its IDL under thrift-common/src/, its generated class, a field to skew. */
+  private static final Map<String, List<String>> SUBJECTS =
+      Map.of(
+          "Event",
+          List.of("main/thrift/sample_event.thrift", "io.thriftbq.sample.Event", "user_id"),
+          "AllTypes",
+          List.of("test/thrift/all_types.thrift", "io.thriftbq.testing.AllTypes", "a_string"),
+          "Job",
+          List.of("test/thrift/legacy.thrift", "io.thriftbq.testing.legacy.Job", "name"),
+          "Flagged",
+          List.of("test/thrift/presence.thrift", "io.thriftbq.testing.presence.Flagged", "id"));
 
   private final String struct;
   private final ThriftProtocol protocol;
@@ -39,13 +58,11 @@ public class IdlGeneratorParityTest {
   }
 
   static ThriftSource idlOf(String struct) {
-    return struct.equals("Event")
-        ? ThriftSource.idl(THRIFT_DIR + "main/thrift/sample_event.thrift", List.of(), "Event")
-        : ThriftSource.idl(THRIFT_DIR + "test/thrift/all_types.thrift", List.of(), "AllTypes");
+    return ThriftSource.idl(THRIFT_DIR + SUBJECTS.get(struct).get(0), List.of(), struct);
   }
 
   static String classOf(String struct) {
-    return struct.equals("Event") ? "io.thriftbq.sample.Event" : "io.thriftbq.testing.AllTypes";
+    return SUBJECTS.get(struct).get(1);
   }
 
   @Test
@@ -68,7 +85,7 @@ public class IdlGeneratorParityTest {
 
   @Test
   public void skewedFieldsWorkFromAnIdl() {
-    String field = struct.equals("Event") ? "user_id" : "a_string";
+    String field = SUBJECTS.get(struct).get(2);
     GeneratorConfig base =
         GeneratorConfig.builder().seed(3).protocol(protocol).fieldsWithSkew(field).build();
     RandomEventGenerator fromClass =

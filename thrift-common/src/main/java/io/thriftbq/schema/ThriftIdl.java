@@ -60,6 +60,24 @@ public final class ThriftIdl {
   private ThriftIdl() {}
 
   /**
+   * Why an IDL the Apache Thrift compiler accepts can have "duplicate" ids here ({@link
+   * CompilerFieldIds} says how ids written and left out are told apart once it is read).
+   */
+  private static final String IMPLICIT_ID_COLLISION =
+      ". If a field in that struct has no id: the Apache Thrift compiler numbers such fields -1,"
+          + " -2, ..., but the IDL reader numbers each after the field before it, so a field"
+          + " without an id before fields with ids can collide with one of them. Give it an id"
+          + " (events written with the old one then carry it as an unknown field), or read the"
+          + " events with the classes the compiler generated from this IDL (--thriftClassName)";
+
+  /** The Apache Thrift compiler takes a default for a binary field; the IDL reader does not. */
+  private static final String BINARY_DEFAULT =
+      ". The IDL reader does not take a default value for a binary field, which the Apache Thrift"
+          + " compiler does: remove that default (a field left out of an event is then NULL, not"
+          + " the default), or read the events with the classes the compiler generated from this"
+          + " IDL (--thriftClassName)";
+
+  /**
    * Loads {@code structName} from the IDL at {@code idlFile} (local files; see {@link IdlFiles} for
    * remote ones).
    *
@@ -102,8 +120,15 @@ public final class ThriftIdl {
     try {
       schema = loader.load();
     } catch (LoadFailedException e) {
+      String reports = reportsOf(e);
       throw new IllegalArgumentException(
-          "The IDL " + idlFile + " cannot be read: " + reportsOf(e), e);
+          "The IDL "
+              + idlFile
+              + " cannot be read: "
+              + reports
+              + (reports.contains("duplicate field ID") ? IMPLICIT_ID_COLLISION : "")
+              + (reports.contains("Binary constants are unsupported") ? BINARY_DEFAULT : ""),
+          e);
     } catch (RuntimeException e) {
       // thrifty reports a missing include as an unchecked exception from its loader.
       throw new IllegalArgumentException(
@@ -229,6 +254,7 @@ public final class ThriftIdl {
     private final Map<StructType, ThriftStruct> done = new IdentityHashMap<>();
     private final Map<StructType, Boolean> inProgress = new LinkedHashMap<>();
     private final Map<EnumType, ThriftEnum> enums = new IdentityHashMap<>();
+    private final CompilerFieldIds compilerIds = new CompilerFieldIds();
 
     Converter(Schema schema) {
       this.schema = schema;
@@ -264,9 +290,12 @@ public final class ThriftIdl {
               type.getNamespaceFor(NamespaceScope.JAVA, NamespaceScope.JVM),
               type.isUnion());
       List<ThriftField> fields = new ArrayList<>();
-      for (Field field : type.getFields()) {
+      int[] ids = compilerIds.of(type.getFields());
+      for (int i = 0; i < ids.length; i++) {
+        Field field = type.getFields().get(i);
         String location = where(field.getLocation());
-        if (field.getId() < 1 || field.getId() > Short.MAX_VALUE) {
+        int id = ids[i];
+        if (id == 0 || id < Short.MIN_VALUE || id > Short.MAX_VALUE) {
           throw new IllegalArgumentException(
               "Field "
                   + type.getName()
@@ -275,7 +304,7 @@ public final class ThriftIdl {
                   + " ("
                   + location
                   + ") has id "
-                  + field.getId()
+                  + id
                   + ": give every field an explicit positive id (1 to 32767), as the wire"
                   + " format needs one that every writer agrees on");
         }
@@ -287,7 +316,7 @@ public final class ThriftIdl {
                 : encodeDefault(field.getType(), field.getDefaultValue(), field, location);
         fields.add(
             new ThriftField(
-                (short) field.getId(),
+                (short) id,
                 field.getName(),
                 field.getRequired()
                     ? ThriftField.Requirement.REQUIRED
