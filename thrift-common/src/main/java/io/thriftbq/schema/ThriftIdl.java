@@ -133,6 +133,17 @@ public final class ThriftIdl {
       // thrifty reports a missing include as an unchecked exception from its loader.
       throw new IllegalArgumentException(
           "The IDL " + idlFile + " cannot be read: " + e.getMessage(), e);
+    } catch (AssertionError e) {
+      // thrifty's parser takes a negative hexadecimal number (-0x10), which the Apache Thrift
+      // compiler reads, and its loader then fails an assertion on it.
+      throw new IllegalArgumentException(
+          "The IDL "
+              + idlFile
+              + " cannot be read: "
+              + e.getMessage()
+              + ". The IDL reader cannot read a negative hexadecimal number: write it in decimal"
+              + " (-0x10 is -16)",
+          e);
     }
     Converter converter = new Converter(schema);
     List<ThriftStruct> structs = new ArrayList<>();

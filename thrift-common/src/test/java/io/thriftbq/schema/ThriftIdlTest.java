@@ -182,6 +182,10 @@ public class ThriftIdlTest {
     String binaryDefault = failure(broken.resolve("binary_default.thrift"), "Blob");
     assertThat(binaryDefault, containsString("binary_default.thrift:3"));
     assertThat(binaryDefault, containsString("remove that default"));
+    String negativeHex = failure(broken.resolve("negative_hex.thrift"), "Offsets");
+    assertThat(negativeHex, containsString("negative_hex.thrift"));
+    assertThat(negativeHex, containsString("-0x10"));
+    assertThat(negativeHex, containsString("write it in decimal"));
   }
 
   private static String failure(Path file, String struct) {
