@@ -39,6 +39,11 @@ exception Failure {
   2: i32 code = -1
 }
 
+union Choice {
+  1: string label = "none",  # a new Choice is set to this; one read holds only the member sent
+  2: i32 count
+}
+
 struct Job {
   1: optional Timeline steps = [1, 2, 3];
   2: optional Timelines by_stage = {"load": [10, 20]},
@@ -54,6 +59,7 @@ struct Job {
   12: optional binary blob,
   0x0D: optional set<Level> levels = [Level.LOW, Level.HIGH],
   14: optional list<Step> done
+  15: optional Choice choice,
   required string name;              # -1
   i32 attempts = DEFAULT_RETRIES,    # -2
   When started (java.annotation = "ignored"),  # -3

@@ -5,6 +5,7 @@ import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.ingest.schema.ColumnShape;
 import io.thriftbq.schema.ThriftEnum;
 import io.thriftbq.schema.ThriftField;
+import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -115,10 +116,15 @@ final class DecodingRules {
    * ({@code emptyObject}, a new instance), or for a struct read from an IDL ({@code emptyObject}
    * null) its IDL default. The README's rule, the same for both sources: generated classes report a
    * defaulted number or bool as unset (its isset bit stays clear), so only defaults of other types
-   * fill a column.
+   * fill a column. A union's members never do: the compiler lets one member have a default, which a
+   * new union object is set to, but libthrift's reader clears it before reading the member on the
+   * wire, so a union holds only that member.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  static boolean takesDefault(@Nullable TBase emptyObject, ThriftField field) {
+  static boolean takesDefault(ThriftStruct owner, @Nullable TBase emptyObject, ThriftField field) {
+    if (owner.isUnion()) {
+      return false;
+    }
     if (emptyObject != null) {
       return emptyObject.isSet(field.fieldEnum());
     }

@@ -194,7 +194,7 @@ final class DirectProtoWriter implements OnePassWriter<EncodedRow> {
       if (field.isRequired() && !struct.isUnion()) {
         required |= 1L << i;
       }
-      if (DecodingRules.takesDefault(empty, field)) {
+      if (DecodingRules.takesDefault(struct, empty, field)) {
         defaults |= 1L << i;
       }
     }

@@ -176,7 +176,7 @@ final class StructCodec<S> implements ValueCodec {
       }
       TBase<?, ?> empty = struct.hasJavaClass() ? struct.newInstance() : null;
       for (FieldSlot slot : slots) {
-        if (DecodingRules.takesDefault(empty, slot.field())) {
+        if (DecodingRules.takesDefault(struct, empty, slot.field())) {
           values[slot.index()] =
               empty != null
                   ? slot.codec().convert(getFieldValue(empty, slot.fieldEnum()))

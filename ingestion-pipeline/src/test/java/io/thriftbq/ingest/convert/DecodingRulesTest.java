@@ -2,6 +2,7 @@ package io.thriftbq.ingest.convert;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
@@ -9,9 +10,14 @@ import static org.junit.Assert.assertTrue;
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
 import io.thriftbq.schema.ThriftField;
+import io.thriftbq.schema.ThriftIdl;
+import io.thriftbq.schema.ThriftStruct;
 import io.thriftbq.schema.ThriftType;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.apache.thrift.TBase;
 import org.apache.thrift.protocol.TType;
 import org.junit.Test;
 
@@ -21,6 +27,8 @@ import org.junit.Test;
  * named for the report.
  */
 public class DecodingRulesTest {
+  private static final Path LEGACY = Path.of("../thrift-common/src/test/thrift/legacy.thrift");
+
   private static DecodingRules rules() {
     return new DecodingRules(
         1024, 1024, 1_000_000, UnknownEnumValues.KEEP, InvalidUtf8.DEAD_LETTER);
@@ -159,10 +167,26 @@ public class DecodingRulesTest {
 
   @Test
   public void anIdlDefaultFillsAnAbsentStringButNotAnAbsentNumber() {
+    ThriftStruct struct = ThriftIdl.load(LEGACY, List.of(), "Point");
     byte[] encoded = {0, 0, 0, 1, 'x'};
-    assertTrue(DecodingRules.takesDefault(null, idlField(STRING, encoded)));
-    assertFalse(DecodingRules.takesDefault(null, idlField(I64, new byte[8])));
-    assertFalse(DecodingRules.takesDefault(null, idlField(STRING, null)));
+    assertTrue(DecodingRules.takesDefault(struct, null, idlField(STRING, encoded)));
+    assertFalse(DecodingRules.takesDefault(struct, null, idlField(I64, new byte[8])));
+    assertFalse(DecodingRules.takesDefault(struct, null, idlField(STRING, null)));
+  }
+
+  /** The member with a default is what a new union object is set to, never what one read holds. */
+  @Test
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void aUnionMembersDefaultNeverFillsAColumn() throws Exception {
+    ThriftStruct fromIdl = ThriftIdl.load(LEGACY, List.of(), "Choice");
+    ThriftStruct fromClass = ThriftStruct.of(io.thriftbq.testing.legacy.Choice.class);
+    ThriftField label = fromIdl.fields().get(0);
+    assertEquals("label", label.name());
+    assertNotNull(label.idlDefault());
+    assertFalse(DecodingRules.takesDefault(fromIdl, null, label));
+    assertTrue(((TBase) fromClass.newInstance()).isSet(fromClass.fields().get(0).fieldEnum()));
+    assertFalse(
+        DecodingRules.takesDefault(fromClass, fromClass.newInstance(), fromClass.fields().get(0)));
   }
 
   private static ThriftField idlField(ThriftType type, byte[] idlDefault) {

@@ -24,6 +24,7 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
   private static final org.apache.thrift.protocol.TField BLOB_FIELD_DESC = new org.apache.thrift.protocol.TField("blob", org.apache.thrift.protocol.TType.STRING, (short)12);
   private static final org.apache.thrift.protocol.TField LEVELS_FIELD_DESC = new org.apache.thrift.protocol.TField("levels", org.apache.thrift.protocol.TType.SET, (short)13);
   private static final org.apache.thrift.protocol.TField DONE_FIELD_DESC = new org.apache.thrift.protocol.TField("done", org.apache.thrift.protocol.TType.LIST, (short)14);
+  private static final org.apache.thrift.protocol.TField CHOICE_FIELD_DESC = new org.apache.thrift.protocol.TField("choice", org.apache.thrift.protocol.TType.STRUCT, (short)15);
   private static final org.apache.thrift.protocol.TField NAME_FIELD_DESC = new org.apache.thrift.protocol.TField("name", org.apache.thrift.protocol.TType.STRING, (short)-1);
   private static final org.apache.thrift.protocol.TField ATTEMPTS_FIELD_DESC = new org.apache.thrift.protocol.TField("attempts", org.apache.thrift.protocol.TType.I32, (short)-2);
   private static final org.apache.thrift.protocol.TField STARTED_FIELD_DESC = new org.apache.thrift.protocol.TField("started", org.apache.thrift.protocol.TType.I64, (short)-3);
@@ -50,6 +51,7 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
   public @org.apache.thrift.annotation.Nullable java.nio.ByteBuffer blob; // optional
   public @org.apache.thrift.annotation.Nullable java.util.Set<Level> levels; // optional
   public @org.apache.thrift.annotation.Nullable java.util.List<Step> done; // optional
+  public @org.apache.thrift.annotation.Nullable Choice choice; // optional
   public @org.apache.thrift.annotation.Nullable java.lang.String name; // required
   public int attempts; // required
   public long started; // required
@@ -75,6 +77,7 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
     BLOB((short)12, "blob"),
     LEVELS((short)13, "levels"),
     DONE((short)14, "done"),
+    CHOICE((short)15, "choice"),
     NAME((short)-1, "name"),
     ATTEMPTS((short)-2, "attempts"),
     STARTED((short)-3, "started"),
@@ -122,6 +125,8 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
           return LEVELS;
         case 14: // DONE
           return DONE;
+        case 15: // CHOICE
+          return CHOICE;
         case -1: // NAME
           return NAME;
         case -2: // ATTEMPTS
@@ -178,7 +183,7 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
   private static final int __ATTEMPTS_ISSET_ID = 2;
   private static final int __STARTED_ISSET_ID = 3;
   private byte __isset_bitfield = 0;
-  private static final _Fields optionals[] = {_Fields.STEPS,_Fields.BY_STAGE,_Fields.LEVEL,_Fields.ORIGIN,_Fields.PATH,_Fields.FAILURE,_Fields.SOURCE,_Fields.TAGS,_Fields.LIMITS,_Fields.RATIO,_Fields.RETRIED,_Fields.BLOB,_Fields.LEVELS,_Fields.DONE,_Fields.CURRENT};
+  private static final _Fields optionals[] = {_Fields.STEPS,_Fields.BY_STAGE,_Fields.LEVEL,_Fields.ORIGIN,_Fields.PATH,_Fields.FAILURE,_Fields.SOURCE,_Fields.TAGS,_Fields.LIMITS,_Fields.RATIO,_Fields.RETRIED,_Fields.BLOB,_Fields.LEVELS,_Fields.DONE,_Fields.CHOICE,_Fields.CURRENT};
   public static final java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> metaDataMap;
   static {
     java.util.Map<_Fields, org.apache.thrift.meta_data.FieldMetaData> tmpMap = new java.util.EnumMap<_Fields, org.apache.thrift.meta_data.FieldMetaData>(_Fields.class);
@@ -216,6 +221,8 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
     tmpMap.put(_Fields.DONE, new org.apache.thrift.meta_data.FieldMetaData("done", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
         new org.apache.thrift.meta_data.ListMetaData(org.apache.thrift.protocol.TType.LIST, 
             new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, Step.class))));
+    tmpMap.put(_Fields.CHOICE, new org.apache.thrift.meta_data.FieldMetaData("choice", org.apache.thrift.TFieldRequirementType.OPTIONAL, 
+        new org.apache.thrift.meta_data.StructMetaData(org.apache.thrift.protocol.TType.STRUCT, Choice.class)));
     tmpMap.put(_Fields.NAME, new org.apache.thrift.meta_data.FieldMetaData("name", org.apache.thrift.TFieldRequirementType.REQUIRED, 
         new org.apache.thrift.meta_data.FieldValueMetaData(org.apache.thrift.protocol.TType.STRING)));
     tmpMap.put(_Fields.ATTEMPTS, new org.apache.thrift.meta_data.FieldMetaData("attempts", org.apache.thrift.TFieldRequirementType.DEFAULT, 
@@ -365,6 +372,9 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
       }
       this.done = __this__done;
     }
+    if (other.isSetChoice()) {
+      this.choice = new Choice(other.choice);
+    }
     if (other.isSetName()) {
       this.name = other.name;
     }
@@ -431,6 +441,7 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
     this.levels.add(io.thriftbq.testing.legacy.Level.HIGH);
 
     this.done = null;
+    this.choice = null;
     this.name = null;
     this.attempts = 3;
 
@@ -905,6 +916,31 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
   }
 
   @org.apache.thrift.annotation.Nullable
+  public Choice getChoice() {
+    return this.choice;
+  }
+
+  public Job setChoice(@org.apache.thrift.annotation.Nullable Choice choice) {
+    this.choice = choice;
+    return this;
+  }
+
+  public void unsetChoice() {
+    this.choice = null;
+  }
+
+  /** Returns true if field choice is set (has been assigned a value) and false otherwise */
+  public boolean isSetChoice() {
+    return this.choice != null;
+  }
+
+  public void setChoiceIsSet(boolean value) {
+    if (!value) {
+      this.choice = null;
+    }
+  }
+
+  @org.apache.thrift.annotation.Nullable
   public java.lang.String getName() {
     return this.name;
   }
@@ -1119,6 +1155,14 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
       }
       break;
 
+    case CHOICE:
+      if (value == null) {
+        unsetChoice();
+      } else {
+        setChoice((Choice)value);
+      }
+      break;
+
     case NAME:
       if (value == null) {
         unsetName();
@@ -1200,6 +1244,9 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
     case DONE:
       return getDone();
 
+    case CHOICE:
+      return getChoice();
+
     case NAME:
       return getName();
 
@@ -1252,6 +1299,8 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
       return isSetLevels();
     case DONE:
       return isSetDone();
+    case CHOICE:
+      return isSetChoice();
     case NAME:
       return isSetName();
     case ATTEMPTS:
@@ -1403,6 +1452,15 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
         return false;
     }
 
+    boolean this_present_choice = true && this.isSetChoice();
+    boolean that_present_choice = true && that.isSetChoice();
+    if (this_present_choice || that_present_choice) {
+      if (!(this_present_choice && that_present_choice))
+        return false;
+      if (!this.choice.equals(that.choice))
+        return false;
+    }
+
     boolean this_present_name = true && this.isSetName();
     boolean that_present_name = true && that.isSetName();
     if (this_present_name || that_present_name) {
@@ -1501,6 +1559,10 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
     hashCode = hashCode * 8191 + ((isSetDone()) ? 131071 : 524287);
     if (isSetDone())
       hashCode = hashCode * 8191 + done.hashCode();
+
+    hashCode = hashCode * 8191 + ((isSetChoice()) ? 131071 : 524287);
+    if (isSetChoice())
+      hashCode = hashCode * 8191 + choice.hashCode();
 
     hashCode = hashCode * 8191 + ((isSetName()) ? 131071 : 524287);
     if (isSetName())
@@ -1661,6 +1723,16 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
     }
     if (isSetDone()) {
       lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.done, other.done);
+      if (lastComparison != 0) {
+        return lastComparison;
+      }
+    }
+    lastComparison = java.lang.Boolean.compare(isSetChoice(), other.isSetChoice());
+    if (lastComparison != 0) {
+      return lastComparison;
+    }
+    if (isSetChoice()) {
+      lastComparison = org.apache.thrift.TBaseHelper.compareTo(this.choice, other.choice);
       if (lastComparison != 0) {
         return lastComparison;
       }
@@ -1857,6 +1929,16 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
         sb.append("null");
       } else {
         sb.append(this.done);
+      }
+      first = false;
+    }
+    if (isSetChoice()) {
+      if (!first) sb.append(", ");
+      sb.append("choice:");
+      if (this.choice == null) {
+        sb.append("null");
+      } else {
+        sb.append(this.choice);
       }
       first = false;
     }
@@ -2145,6 +2227,15 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
               org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
             }
             break;
+          case 15: // CHOICE
+            if (schemeField.type == org.apache.thrift.protocol.TType.STRUCT) {
+              struct.choice = new Choice();
+              struct.choice.read(iprot);
+              struct.setChoiceIsSet(true);
+            } else { 
+              org.apache.thrift.protocol.TProtocolUtil.skip(iprot, schemeField.type);
+            }
+            break;
           case -1: // NAME
             if (schemeField.type == org.apache.thrift.protocol.TType.STRING) {
               struct.name = iprot.readString();
@@ -2364,6 +2455,13 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
           oprot.writeFieldEnd();
         }
       }
+      if (struct.choice != null) {
+        if (struct.isSetChoice()) {
+          oprot.writeFieldBegin(CHOICE_FIELD_DESC);
+          struct.choice.write(oprot);
+          oprot.writeFieldEnd();
+        }
+      }
       oprot.writeFieldStop();
       oprot.writeStructEnd();
     }
@@ -2426,16 +2524,19 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
       if (struct.isSetDone()) {
         optionals.set(13);
       }
-      if (struct.isSetAttempts()) {
+      if (struct.isSetChoice()) {
         optionals.set(14);
       }
-      if (struct.isSetStarted()) {
+      if (struct.isSetAttempts()) {
         optionals.set(15);
       }
-      if (struct.isSetCurrent()) {
+      if (struct.isSetStarted()) {
         optionals.set(16);
       }
-      oprot.writeBitSet(optionals, 17);
+      if (struct.isSetCurrent()) {
+        optionals.set(17);
+      }
+      oprot.writeBitSet(optionals, 18);
       if (struct.isSetSteps()) {
         {
           oprot.writeI32(struct.steps.size());
@@ -2528,6 +2629,9 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
           }
         }
       }
+      if (struct.isSetChoice()) {
+        struct.choice.write(oprot);
+      }
       if (struct.isSetAttempts()) {
         oprot.writeI32(struct.attempts);
       }
@@ -2544,7 +2648,7 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
       org.apache.thrift.protocol.TTupleProtocol iprot = (org.apache.thrift.protocol.TTupleProtocol) prot;
       struct.name = iprot.readString();
       struct.setNameIsSet(true);
-      java.util.BitSet incoming = iprot.readBitSet(17);
+      java.util.BitSet incoming = iprot.readBitSet(18);
       if (incoming.get(0)) {
         {
           org.apache.thrift.protocol.TList _list56 = iprot.readListBegin(org.apache.thrift.protocol.TType.I64);
@@ -2685,14 +2789,19 @@ public class Job implements org.apache.thrift.TBase<Job, Job._Fields>, java.io.S
         struct.setDoneIsSet(true);
       }
       if (incoming.get(14)) {
+        struct.choice = new Choice();
+        struct.choice.read(iprot);
+        struct.setChoiceIsSet(true);
+      }
+      if (incoming.get(15)) {
         struct.attempts = iprot.readI32();
         struct.setAttemptsIsSet(true);
       }
-      if (incoming.get(15)) {
+      if (incoming.get(16)) {
         struct.started = iprot.readI64();
         struct.setStartedIsSet(true);
       }
-      if (incoming.get(16)) {
+      if (incoming.get(17)) {
         struct.current = new Step();
         struct.current.read(iprot);
         struct.setCurrentIsSet(true);
