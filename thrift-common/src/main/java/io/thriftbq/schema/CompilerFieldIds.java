@@ -37,19 +37,35 @@ final class CompilerFieldIds {
     int nextImplicit = -1;
     for (int i = 0; i < fields.size(); i++) {
       Field field = fields.get(i);
-      ids[i] = hasExplicitId(field.getLocation()) ? field.getId() : nextImplicit--;
+      ids[i] = hasExplicitId(field) ? field.getId() : nextImplicit--;
     }
     return ids;
   }
 
-  private boolean hasExplicitId(Location location) {
+  private boolean hasExplicitId(Field field) {
+    Location location = field.getLocation();
     IdlText text = texts.computeIfAbsent(location.getAsPath().normalize(), IdlText::read);
     int offset = text.offsetOf(location.getLine(), location.getColumn());
-    if (offset < 0) {
-      return false;
+    if (offset >= 0) {
+      Matcher matcher = EXPLICIT_ID.matcher(text.content());
+      if (matcher.region(offset, text.content().length()).lookingAt()) {
+        return true;
+      }
+      // Without an id a declaration starts with its requiredness or its type: a name.
+      if (Character.isJavaIdentifierStart(text.content().codePointAt(offset))) {
+        return false;
+      }
     }
-    Matcher matcher = EXPLICIT_ID.matcher(text.content());
-    return matcher.region(offset, text.content().length()).lookingAt();
+    throw new IllegalStateException(
+        "Cannot tell whether field "
+            + field.getName()
+            + " ("
+            + location.getPath()
+            + ":"
+            + location.getLine()
+            + ":"
+            + location.getColumn()
+            + ") is written with an id: the IDL's text there is not a field's start");
   }
 
   /** An IDL file's text, with where each line starts. */
@@ -69,13 +85,20 @@ final class CompilerFieldIds {
       }
     }
 
-    /** The offset of a 1-based line and column (thrifty's), or -1 outside the text. */
+    /**
+     * The offset of a 1-based line and column (thrifty's, which counts code points, so a character
+     * outside the BMP earlier on the line is one column), or -1 outside the text.
+     */
     int offsetOf(int line, int column) {
       if (line < 1 || line > lineStarts.length || column < 1) {
         return -1;
       }
-      int offset = lineStarts[line - 1] + column - 1;
-      return offset < content.length() ? offset : -1;
+      int lineEnd = line < lineStarts.length ? lineStarts[line] : content.length();
+      int start = lineStarts[line - 1];
+      if (content.codePointCount(start, lineEnd) < column) {
+        return -1;
+      }
+      return content.offsetByCodePoints(start, column - 1);
     }
   }
 }

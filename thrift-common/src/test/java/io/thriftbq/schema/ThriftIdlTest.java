@@ -70,6 +70,16 @@ public class ThriftIdlTest {
         ThriftStruct.of(Point.class), ThriftIdl.load(LEGACY, List.of(), "Point"), "Point");
   }
 
+  /** The ids the Apache Thrift 0.17 compiler gives commented_ids.thrift's fields. */
+  @Test
+  public void commentsBeforeOrBesideAFieldDoNotChangeItsId() {
+    ThriftStruct commented =
+        ThriftIdl.load(IDL_DIR.resolve("commented_ids.thrift"), List.of(), "D");
+    assertEquals(
+        List.of("1 a", "2 b", "3 c", "4 d", "5 e", "6 f", "7 g", "8 j", "-1 h", "-2 i"),
+        commented.fields().stream().map(f -> f.id() + " " + f.name()).toList());
+  }
+
   private static List<String> idsAndNames(ThriftStruct struct) {
     return struct.fields().stream()
         .map(f -> f.id() + ":" + f.requirement() + " " + f.name())
