@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.ingest.options.InvalidUtf8;
 import io.thriftbq.ingest.options.UnknownEnumValues;
+import io.thriftbq.schema.GeneratedTestIdl;
 import io.thriftbq.schema.ThriftField;
 import io.thriftbq.schema.ThriftIdl;
 import io.thriftbq.schema.ThriftStruct;
@@ -27,7 +28,7 @@ import org.junit.Test;
  * named for the report.
  */
 public class DecodingRulesTest {
-  private static final Path LEGACY = Path.of("../thrift-common/src/test/thrift/legacy.thrift");
+  private static final Path LEGACY = GeneratedTestIdl.LEGACY.idl();
 
   private static DecodingRules rules() {
     return new DecodingRules(

@@ -15,6 +15,7 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.schema.GeneratedTestIdl;
 import io.thriftbq.schema.ThriftSource;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class IdlCorpusTest {
   private static final String CORPUS = "src/test/resources/idl/corpus/";
-  private static final String LEGACY = "../thrift-common/src/test/thrift/legacy.thrift";
+  private static final String LEGACY = GeneratedTestIdl.LEGACY.idl().toString();
   private static final EventMetadata METADATA =
       new EventMetadata("msg-1", 1_763_000_000_123L, Map.of("k", "v"));
   private static final int EVENTS = 25;

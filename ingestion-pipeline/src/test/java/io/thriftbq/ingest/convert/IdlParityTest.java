@@ -13,6 +13,7 @@ import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.ingest.schema.ProtoSchemas;
+import io.thriftbq.schema.GeneratedTestIdl;
 import io.thriftbq.schema.ThriftSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,33 +29,15 @@ import org.junit.runners.Parameterized.Parameters;
  */
 @RunWith(Parameterized.class)
 public class IdlParityTest {
-  private static final String THRIFT_DIR = "../thrift-common/src/";
   private static final EventMetadata METADATA =
       new EventMetadata("msg-1", 1_763_000_000_123L, Map.of("k", "v"));
 
-  /** Generated class, the IDL it was generated from (under thrift-common/src/), its struct. */
-  private record Subject(String className, String idl, String struct) {
-    @Override
-    public String toString() {
-      return struct;
-    }
-  }
-
   @Parameters(name = "{0} {1}")
   public static List<Object[]> parameters() {
-    List<Subject> subjects =
-        List.of(
-            new Subject("io.thriftbq.sample.Event", "main/thrift/sample_event.thrift", "Event"),
-            new Subject("io.thriftbq.testing.AllTypes", "test/thrift/all_types.thrift", "AllTypes"),
-            // structs and a union with no fields: BOOLEAN columns
-            new Subject(
-                "io.thriftbq.testing.presence.Flagged", "test/thrift/presence.thrift", "Flagged"),
-            // fields written without an id: the compiler numbers them -1, -2, ...
-            new Subject("io.thriftbq.testing.legacy.Job", "test/thrift/legacy.thrift", "Job"));
     List<Object[]> parameters = new ArrayList<>();
-    for (Subject subject : subjects) {
+    for (GeneratedTestIdl idl : GeneratedTestIdl.values()) {
       for (ThriftProtocol protocol : ThriftProtocol.values()) {
-        parameters.add(new Object[] {subject, protocol});
+        parameters.add(new Object[] {idl, protocol});
       }
     }
     return parameters;
@@ -64,10 +47,10 @@ public class IdlParityTest {
   private final ThriftSource classSource;
   private final ThriftSource idlSource;
 
-  public IdlParityTest(Subject subject, ThriftProtocol protocol) {
+  public IdlParityTest(GeneratedTestIdl idl, ThriftProtocol protocol) {
     this.protocol = protocol;
-    this.classSource = ThriftSource.generatedClass(subject.className());
-    this.idlSource = ThriftSource.idl(THRIFT_DIR + subject.idl(), List.of(), subject.struct());
+    this.classSource = idl.classSource();
+    this.idlSource = idl.idlSource();
   }
 
   private ConverterConfig config(ThriftSource source) {

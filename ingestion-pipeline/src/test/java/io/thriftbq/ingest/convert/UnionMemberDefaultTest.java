@@ -11,6 +11,7 @@ import io.thriftbq.ingest.options.StorageFormat;
 import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
+import io.thriftbq.schema.GeneratedTestIdl;
 import io.thriftbq.schema.ThriftSource;
 import io.thriftbq.testing.legacy.Choice;
 import io.thriftbq.testing.legacy.Job;
@@ -28,10 +29,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * NULL.
  */
 class UnionMemberDefaultTest {
-  private static final ThriftSource FROM_CLASS =
-      ThriftSource.generatedClass("io.thriftbq.testing.legacy.Job");
-  private static final ThriftSource FROM_IDL =
-      ThriftSource.idl("../thrift-common/src/test/thrift/legacy.thrift", List.of(), "Job");
+  private static final ThriftSource FROM_CLASS = GeneratedTestIdl.LEGACY.classSource();
+  private static final ThriftSource FROM_IDL = GeneratedTestIdl.LEGACY.idlSource();
 
   @ParameterizedTest
   @EnumSource(ThriftProtocol.class)
