@@ -25,7 +25,9 @@
 # A's jar (io.thriftbq.local.EmulatorCeilings: CEILING_EVENTS events, default 10000, each; the
 # Storage Write append ceiling at 500 and at 10 rows per request, Pub/Sub publish and pull) and
 # appended to $OUT/ceilings.tsv: round what per_second (what: e.g. storage_write_append_500), so
-# every figure of the round has the machine's ceiling of the same minutes beside it.
+# every figure of the round has the machine's ceiling of the same minutes beside it. The append
+# ceilings append the rows of a run from CEILING_SOURCE (pubsub or kafka; default kafka when ARGS
+# has --source kafka, else pubsub): a Kafka run's rows carry more metadata columns.
 # CEILING_EVENTS=0 skips them. They are measured once more after the last round (round "end"), so
 # every round has a ceiling taken before it and one after it.
 #
@@ -41,6 +43,10 @@ events="${5:-8000}"
 rate="${6:-2000}"
 out_dir="${OUT:-/tmp/local-ab}"
 ceiling_events="${CEILING_EVENTS:-10000}"
+ceiling_source="${CEILING_SOURCE:-pubsub}"
+if [[ -z "${CEILING_SOURCE:-}" && " ${ARGS:-} " =~ \ --source(=|\ )kafka\  ]]; then
+  ceiling_source=kafka
+fi
 mkdir -p "${out_dir}"
 
 # Appends this machine's bare emulator ceilings, measured with build A's jar, to ceilings.tsv.
@@ -49,7 +55,7 @@ measure_ceilings() {
   # shellcheck disable=SC2086 # word splitting of the prefix is intended
   (cd "${a_root}" && NO_GCE_CHECK=true timeout 300 ${WRAP:-} java -Dthriftbq.repoRoot="${a_root}" \
     -cp "${a_root}/local-mode/target/local-mode-bundled.jar" io.thriftbq.local.EmulatorCeilings \
-    "${ceiling_events}" 1 500,10) >"${log}" 2>&1 || echo "ceilings of round ${round} failed: see ${log}" >&2
+    "${ceiling_events}" 1 500,10 "${ceiling_source}") >"${log}" 2>&1 || echo "ceilings of round ${round} failed: see ${log}" >&2
   awk -F '\t' -v round="${round}" -v OFS='\t' '$1 == "ceiling" { print round, $2, $3 }' "${log}" \
     >>"${out_dir}/ceilings.tsv"
 }

@@ -3,7 +3,8 @@
 # "two slow cores", S2 in benchmarks/RESULTS.md section 24): the command and everything it starts
 # share a CPU quota of two cores of speed F, and the BigQuery emulator's process, inside that, a
 # quota of one such core. F = TARGET / FREE, where FREE is this machine's bare append ceiling
-# (io.thriftbq.local.EmulatorCeilings, 500 rows per request, pipelined) measured unslowed first,
+# (io.thriftbq.local.EmulatorCeilings, 500 rows per request, pipelined, Pub/Sub runs' rows as
+# when the slow end was measured) measured unslowed first,
 # and TARGET the slow end's (1,670 rows/s by default: the issue's machine gave 1,659-1,684).
 #
 #   benchmarks/slow-end.sh [--factor F | --target-ceiling N] [--print] -- COMMAND [ARG...]
@@ -33,7 +34,7 @@ target=1670
 print_only=0
 
 usage() {
-  sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while (($#)); do

@@ -1,6 +1,7 @@
 package io.thriftbq.local;
 
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.report.MachineCeilings;
 import io.thriftbq.local.run.BareCeilings;
 import io.thriftbq.local.stack.EmulatorStack;
@@ -13,7 +14,9 @@ import java.util.List;
  * ceiling<TAB>KEY<TAB>PER_SECOND} line each for scripts ({@code benchmarks/local-ab.sh}).
  *
  * <p>Usage: {@code java -cp local-mode-bundled.jar io.thriftbq.local.EmulatorCeilings [EVENTS]
- * [PULL_THREADS] [ROWS_PER_APPEND[,ROWS_PER_APPEND...]]} (defaults 50000, 1, 500).
+ * [PULL_THREADS] [ROWS_PER_APPEND[,ROWS_PER_APPEND...]] [ROWS_OF]} (defaults 50000, 1, 500,
+ * pubsub). ROWS_OF ({@code pubsub} or {@code kafka}, as {@code run-local.sh --source}) is the
+ * source whose runs' rows are appended: compare a run with the ceiling of its own source's rows.
  */
 public final class EmulatorCeilings {
   private EmulatorCeilings() {}
@@ -25,11 +28,12 @@ public final class EmulatorCeilings {
     for (String size : (args.length > 2 ? args[2] : "500").split(",")) {
       rowsPerAppend.add(Integer.parseInt(size.trim()));
     }
+    SourceKind rowsOf = args.length > 3 ? SourceKind.parse(args[3]) : SourceKind.PUBSUB;
     try (EmulatorStack stack =
         EmulatorStack.start(LocalRunConfig.PROJECT, LocalRunConfig.DATASET, false)) {
       MachineCeilings ceilings =
           BareCeilings.measure(
-              stack, true, events, pullThreads, rowsPerAppend, "ceiling", System.out);
+              stack, true, rowsOf, events, pullThreads, rowsPerAppend, "ceiling", System.out);
       for (MachineCeilings.Ceiling ceiling : ceilings.ceilings()) {
         System.out.printf("ceiling\t%s\t%.0f%n", ceiling.key(), ceiling.perSecond());
       }

@@ -121,8 +121,9 @@ public final class LocalRunner {
 
   /**
    * This machine's bare emulator ceilings, measured on the run's own emulators before the steps
-   * (the append ceiling at 500 and at 10 rows per request; with Pub/Sub also its publish and pull
-   * ceilings); null, said, when the measurement failed: the steps still run.
+   * (the append ceiling at 500 and at 10 rows per request, with the rows of the run's source; with
+   * Pub/Sub also its publish and pull ceilings); null, said, when the measurement failed: the steps
+   * still run.
    */
   private static @Nullable MachineCeilings ceilings(
       EmulatorStack stack, LocalRunConfig config, String suffix, PrintStream out) {
@@ -131,6 +132,7 @@ public final class LocalRunner {
       return BareCeilings.measure(
           stack,
           config.source() == SourceKind.PUBSUB,
+          config.source(),
           CEILING_EVENTS,
           1,
           List.of(MachineCeilings.APPEND_ROWS, 10),

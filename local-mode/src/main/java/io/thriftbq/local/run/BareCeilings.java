@@ -6,16 +6,22 @@ import com.google.cloud.bigquery.storage.v1.AppendRowsResponse;
 import com.google.cloud.bigquery.storage.v1.ProtoRows;
 import com.google.cloud.bigquery.storage.v1.ProtoSchemaConverter;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.DescriptorProtos;
+import io.thriftbq.codec.EventAttributes;
 import io.thriftbq.codec.ThriftProtocol;
-import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.origin.EventMetadata;
+import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.beamio.EmulatorBigQueryServices;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.SourceKind;
+import io.thriftbq.local.progress.RunCosts;
 import io.thriftbq.local.report.MachineCeilings;
+import io.thriftbq.local.source.EventSource;
+import io.thriftbq.local.source.KafkaSource;
 import io.thriftbq.local.source.PacedPublisher;
 import io.thriftbq.local.source.PubsubSource;
 import io.thriftbq.local.stack.EmulatorStack;
@@ -52,33 +58,23 @@ public final class BareCeilings {
 
   /**
    * Measures on {@code stack}: the Pub/Sub ceilings when {@code pubsub} (the stack runs the Pub/Sub
-   * emulator), then the append ceiling at each of {@code rowsPerAppend}; prints a line per ceiling.
+   * emulator), then the append ceiling at each of {@code rowsPerAppend}, with the rows a run from
+   * {@code rowsFrom} appends (its metadata columns and its publisher's attributes: a Kafka run's
+   * rows carry two columns more than a Pub/Sub run's); prints a line per ceiling.
    *
    * @param name a prefix for the topic and the tables, unique in the stack
    */
   public static MachineCeilings measure(
       EmulatorStack stack,
       boolean pubsub,
+      SourceKind rowsFrom,
       int events,
       int pullThreads,
       List<Integer> rowsPerAppend,
       String name,
       PrintStream out)
       throws Exception {
-    RandomEventGenerator generator =
-        GeneratorArgs.generatorFor(
-            GeneratorArgs.of(
-                List.of(),
-                events,
-                1000,
-                1,
-                1,
-                false,
-                LocalRunConfig.defaults().datagenStructArgs()));
-    List<byte[]> payloads = new ArrayList<>(events);
-    for (int i = 0; i < events; i++) {
-      payloads.add(generator.serialize(i));
-    }
+    List<byte[]> payloads = GeneratorArgs.samplePayloads(events);
     out.printf("%d sample events, %.0f bytes each on average%n", events, mean(payloads));
     List<MachineCeilings.Ceiling> ceilings = new ArrayList<>();
     if (pubsub) {
@@ -86,7 +82,10 @@ public final class BareCeilings {
       ceilings.add(publish(stack, channel, payloads, out));
       ceilings.add(pullAndAck(stack, channel, events, pullThreads, out));
     }
-    List<ByteString> rows = rows(payloads);
+    RunRows rows = RunRows.of(payloads, rowsFrom);
+    out.printf(
+        "Appended rows as a %s run's: %d metadata columns, %.0f bytes each on average%n",
+        rowsFrom.flagValue(), rows.metadata().columns().size(), rows.meanBytes());
     for (int size : rowsPerAppend) {
       ceilings.add(append(stack, rows, size, false, name + "_" + size, out));
       if (size == MachineCeilings.APPEND_ROWS) {
@@ -186,33 +185,85 @@ public final class BareCeilings {
         start);
   }
 
-  /** The sample events as the Storage Write API rows step 8 appends. */
-  private static List<ByteString> rows(List<byte[]> payloads) throws Exception {
-    ConverterConfig config =
-        ConverterConfig.of(ThriftSources.SAMPLE_CLASS, ThriftProtocol.BINARY, MetadataColumns.ALL);
-    var converter = Converters.encodedRows(config);
-    List<ByteString> rows = new ArrayList<>(payloads.size());
-    for (int i = 0; i < payloads.size(); i++) {
-      EventMetadata metadata =
-          new EventMetadata("m" + i, System.currentTimeMillis(), Map.of("event_id", "" + i));
-      rows.add(ByteString.copyFrom(converter.fromBytes(payloads.get(i), metadata).bytes()));
+  /**
+   * The sample events as the Storage Write API rows step 8 appends from {@code source}: with the
+   * metadata columns that source's flags switch on ({@link EventSource#ingestionArgs()}) and the
+   * attributes (Kafka: headers) its publisher stamps on each message.
+   *
+   * @param source the run's source
+   * @param metadata the columns after the event's own
+   */
+  record RunRows(SourceKind source, MetadataColumns metadata, List<ByteString> rows) {
+    private static final String TOPIC = "ceiling";
+
+    static RunRows of(List<byte[]> payloads, SourceKind source) throws Exception {
+      MetadataColumns metadata = EmulatorTables.metadataColumns(sourceFlags(source));
+      var converter =
+          Converters.encodedRows(
+              ConverterConfig.of(ThriftSources.SAMPLE_CLASS, ThriftProtocol.BINARY, metadata));
+      List<ByteString> rows = new ArrayList<>(payloads.size());
+      for (int i = 0; i < payloads.size(); i++) {
+        long createdAt = System.currentTimeMillis();
+        Map<String, String> attributes =
+            Map.of(
+                EventAttributes.EVENT_TIME_MS,
+                Long.toString(createdAt),
+                EventAttributes.EVENT_ID,
+                Long.toString(i));
+        EventMetadata origin =
+            switch (source) {
+              case PUBSUB -> new EventMetadata(Long.toString(i + 1L), createdAt, attributes);
+              case KAFKA ->
+                  new EventMetadata(
+                      null,
+                      createdAt,
+                      attributes,
+                      new KafkaOrigin(
+                          TOPIC,
+                          i % KafkaSource.DEFAULT_PARTITIONS,
+                          i / KafkaSource.DEFAULT_PARTITIONS,
+                          null));
+            };
+        rows.add(ByteString.copyFrom(converter.fromBytes(payloads.get(i), origin).bytes()));
+      }
+      return new RunRows(source, metadata, List.copyOf(rows));
     }
-    return rows;
+
+    /** The flags a run from {@code source} reads with; only its metadata switches matter here. */
+    static List<String> sourceFlags(SourceKind source) {
+      return switch (source) {
+        case PUBSUB ->
+            PubsubSource.ingestionArgs(
+                "http://127.0.0.1:1",
+                "projects/" + LocalRunConfig.PROJECT + "/subscriptions/" + TOPIC);
+        case KAFKA -> KafkaSource.ingestionArgs("127.0.0.1:1", TOPIC, TOPIC);
+      };
+    }
+
+    DescriptorProtos.DescriptorProto descriptor() {
+      return ProtoSchemaConverter.convert(
+              EventSchemas.of(ThriftSources.SAMPLE_CLASS, metadata).rowDescriptor())
+          .getProtoDescriptor();
+    }
+
+    double meanBytes() {
+      return rows.stream().mapToInt(ByteString::size).average().orElse(0);
+    }
   }
 
   private static MachineCeilings.Ceiling append(
       EmulatorStack stack,
-      List<ByteString> rows,
+      RunRows runRows,
       int rowsPerAppend,
       boolean oneInFlight,
       String table,
       PrintStream out)
       throws Exception {
-    EmulatorTables.create(stack, RunTables.forOutputTable(table));
-    var descriptor =
-        ProtoSchemaConverter.convert(
-                EventSchemas.of(ThriftSources.SAMPLE_CLASS, MetadataColumns.ALL).rowDescriptor())
-            .getProtoDescriptor();
+    List<String> tableArgs = new ArrayList<>(LocalRunConfig.defaults().ingestionStructArgs());
+    tableArgs.addAll(RunRows.sourceFlags(runRows.source()));
+    EmulatorTables.create(stack, RunTables.forOutputTable(table), tableArgs);
+    var descriptor = runRows.descriptor();
+    List<ByteString> rows = runRows.rows();
     String stream =
         String.format(
             "projects/%s/datasets/%s/tables/%s/streams/_default",
@@ -228,6 +279,7 @@ public final class BareCeilings {
               false,
               AppendRowsRequest.MissingValueInterpretation
                   .MISSING_VALUE_INTERPRETATION_UNSPECIFIED);
+      double emulatorCpuAtStart = RunCosts.processTreeCpuSeconds(stack.bigquery().pid());
       long start = System.nanoTime();
       List<ApiFuture<AppendRowsResponse>> responses = new ArrayList<>();
       for (int i = 0; i < rows.size(); i += rowsPerAppend) {
@@ -254,9 +306,19 @@ public final class BareCeilings {
               "Storage Write append, "
                   + rowsPerAppend
                   + " rows per request"
-                  + (oneInFlight ? " (one in flight)" : " (pipelined)"),
+                  + (oneInFlight ? " (one in flight)" : " (pipelined)")
+                  + ", "
+                  + runRows.source().flagValue()
+                  + " rows",
               rows.size(),
               start);
+      // Beside a run's emulator CPU per 100k events, this tells a dearer row from a writer that
+      // leaves the emulator idle between appends.
+      out.printf(
+          "  BigQuery emulator: %.1f CPU-s per 100k rows%n",
+          (RunCosts.processTreeCpuSeconds(stack.bigquery().pid()) - emulatorCpuAtStart)
+              * 100_000
+              / rows.size());
       client.close();
     }
     long written =

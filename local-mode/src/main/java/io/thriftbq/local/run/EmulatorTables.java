@@ -39,8 +39,7 @@ public final class EmulatorTables {
   public static void create(EmulatorStack stack, RunTables tables, List<String> structArgs)
       throws Exception {
     IngestionOptions options = adminOptions(stack, structArgs);
-    MetadataColumns metadata =
-        MetadataColumns.of(options).any() ? MetadataColumns.of(options) : MetadataColumns.ALL;
+    MetadataColumns metadata = metadataColumns(options);
     EventTypes types =
         EventTypes.choose(options, "--thriftClassName", options.getThriftClassName(), false);
     try (BigQueryServices.DatasetService datasets =
@@ -61,6 +60,21 @@ public final class EmulatorTables {
         createIfMissing(datasets, stack, table.name(), schema);
       }
     }
+  }
+
+  /**
+   * The metadata columns that a run's ingestion flags switch on, as the event tables {@link
+   * #create} makes have them: the Pub/Sub ones when the flags switch on none, as the Pub/Sub runs
+   * do.
+   */
+  public static MetadataColumns metadataColumns(List<String> ingestionArgs) {
+    return metadataColumns(
+        PipelineOptionsFactory.fromArgs(ingestionArgs.toArray(new String[0]))
+            .as(IngestionOptions.class));
+  }
+
+  private static MetadataColumns metadataColumns(IngestionOptions options) {
+    return MetadataColumns.of(options).any() ? MetadataColumns.of(options) : MetadataColumns.ALL;
   }
 
   /** Creates {@code table} in the local dataset with {@code schema}, unless it exists. */

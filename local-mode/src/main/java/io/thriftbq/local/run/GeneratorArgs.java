@@ -84,4 +84,27 @@ public final class GeneratorArgs {
         .withValidation()
         .as(DatagenOptions.class);
   }
+
+  /**
+   * The sample event's first {@code events} events, serialized as a default run publishes them (ids
+   * 0 to {@code events} - 1): the payloads of the bare ceilings and of tests that append without a
+   * pipeline.
+   */
+  public static List<byte[]> samplePayloads(int events) {
+    RandomEventGenerator generator =
+        generatorFor(
+            of(
+                List.of(),
+                events,
+                1000,
+                1,
+                1,
+                false,
+                LocalRunConfig.defaults().datagenStructArgs()));
+    List<byte[]> payloads = new ArrayList<>(events);
+    for (int i = 0; i < events; i++) {
+      payloads.add(generator.serialize(i));
+    }
+    return payloads;
+  }
 }

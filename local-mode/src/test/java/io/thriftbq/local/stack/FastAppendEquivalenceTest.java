@@ -18,7 +18,6 @@ import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
 import io.thriftbq.codec.ThriftProtocol;
-import io.thriftbq.datagen.RandomEventGenerator;
 import io.thriftbq.ingest.convert.ConverterConfig;
 import io.thriftbq.ingest.origin.EventMetadata;
 import io.thriftbq.ingest.schema.EventSchemas;
@@ -150,16 +149,7 @@ public class FastAppendEquivalenceTest {
 
   /** The sample events as the pipeline's step 8 writes them, one of them refused by the table. */
   private static List<ByteString> sampleRows() throws Exception {
-    RandomEventGenerator generator =
-        GeneratorArgs.generatorFor(
-            GeneratorArgs.of(
-                List.of(),
-                EVENTS,
-                1000,
-                1,
-                1,
-                false,
-                LocalRunConfig.defaults().datagenStructArgs()));
+    List<byte[]> payloads = GeneratorArgs.samplePayloads(EVENTS);
     ConverterConfig config =
         ConverterConfig.of(ThriftSources.SAMPLE_CLASS, ThriftProtocol.BINARY, MetadataColumns.ALL);
     var converter = Converters.encodedRows(config);
@@ -170,7 +160,7 @@ public class FastAppendEquivalenceTest {
       EventMetadata metadata =
           new EventMetadata(
               String.format("m%05d", i), 1_700_000_000_000L + i, Map.of("event_id", "" + i));
-      byte[] bytes = converter.fromBytes(generator.serialize(i), metadata).bytes();
+      byte[] bytes = converter.fromBytes(payloads.get(i), metadata).bytes();
       // user_id is an INT64 column in this test's table: numbers pass, one word is refused.
       DynamicMessage.Builder row = DynamicMessage.parseFrom(type, bytes).toBuilder();
       if (i == REFUSED) {
