@@ -30,8 +30,8 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 public class ThriftIdlTest {
-  static final Path SAMPLE = Path.of("src/main/thrift/sample_event.thrift");
-  static final Path ALL_TYPES = Path.of("src/test/thrift/all_types.thrift");
+  static final Path SAMPLE = GeneratedTestIdl.SAMPLE.idl();
+  static final Path ALL_TYPES = GeneratedTestIdl.ALL_TYPES.idl();
   static final Path LEGACY = GeneratedTestIdl.LEGACY.idl();
   static final Path IDL_DIR = Path.of("src/test/idl");
   static final Path BYO = IDL_DIR.resolve("byo_event.thrift");
