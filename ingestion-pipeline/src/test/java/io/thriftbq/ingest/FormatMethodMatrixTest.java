@@ -81,6 +81,10 @@ public class FormatMethodMatrixTest {
           format + ": the rows reach the writer through a hand-off",
           handsOff(),
           TransformNames.anyEndsWith(pipeline, "/HandOff"));
+      assertEquals(
+          format + ": the hand-off deals the rows to two writers",
+          handsOff(),
+          TransformNames.anyEndsWith(pipeline, "/Writer2/HandOff"));
       pipeline.run().waitUntilFinish();
 
       List<Map<String, Object>> rows = new ArrayList<>();
@@ -123,8 +127,10 @@ public class FormatMethodMatrixTest {
       args.add("--storageWriteApiTriggeringFrequencySec=1");
     }
     if (handsOff()) {
-      // The rows reach the writer through a Reshuffle (local mode's setting for saturation).
+      // The rows reach two writers, each through a Reshuffle of its own (local mode's setting
+      // for saturation).
       args.add("--handOffBeforeWrite=true");
+      args.add("--handOffWriters=2");
     }
     return args.toArray(new String[0]);
   }

@@ -96,6 +96,10 @@ public class ManyTypesMatrixTest {
           format + ": the rows reach the writer through a hand-off",
           unbounded && method == WriteMethod.STORAGE_API_AT_LEAST_ONCE,
           TransformNames.anyEndsWith(pipeline, "/HandOff"));
+      assertEquals(
+          format + ": each writer has a hand-off of its own",
+          writers() > 1,
+          TransformNames.anyEndsWith(pipeline, "/Writer" + writers() + "/HandOff"));
       try {
         pipeline.run().waitUntilFinish();
       } catch (RuntimeException e) {
@@ -235,12 +239,18 @@ public class ManyTypesMatrixTest {
     }
     if (unbounded && method == WriteMethod.STORAGE_API_AT_LEAST_ONCE) {
       // The rows of every table reach the writer through a Reshuffle (local mode's setting for
-      // saturation).
+      // saturation); with kept payloads one write takes every table, here dealt out to writers.
       args.add("--handOffBeforeWrite=true");
+      args.add("--handOffWriters=" + writers());
     }
     return PipelineOptionsFactory.fromArgs(args.toArray(new String[0]))
         .withValidation()
         .as(IngestionOptions.class);
+  }
+
+  /** The writers behind the hand-off: three for the write that takes every table. */
+  private int writers() {
+    return unbounded && method == WriteMethod.STORAGE_API_AT_LEAST_ONCE && keepPayload ? 3 : 1;
   }
 
   private IngestionPlan.Input input() {

@@ -67,7 +67,8 @@ public class KafkaStepsEndToEndTest {
             .source(SourceKind.KAFKA)
             .step(step)
             .events(EVENTS)
-            .rate(300)
+            // Step 8 as a saturation run: its rows are handed to writers in threads of their own.
+            .rate(stepNumber == 8 ? LocalRunConfig.SATURATION_RATE : 300)
             .badRatio(BAD_RATIO)
             .table(table)
             .progress(false)
@@ -84,6 +85,11 @@ public class KafkaStepsEndToEndTest {
     System.out.println(report.format());
 
     assertEquals(context, List.of(), report.problems);
+    assertEquals(
+        context,
+        stepNumber == 8,
+        log.toString(StandardCharsets.UTF_8)
+            .contains("handed to " + LocalRunConfig.SATURATION_WRITERS + " writers"));
     assertThat(context, report.missingIds, empty());
     assertThat(context, report.malformedMissing, empty());
     assertThat(context, report.malformedWrongStage, empty());

@@ -309,6 +309,22 @@ public interface IngestionOptions
   void setHandOffBeforeWrite(Boolean value);
 
   @Description(
+      "With --handOffBeforeWrite: how many writers the hand-off deals the rows out to, each behind"
+          + " a Reshuffle of its own. BigQueryIO's at-least-once writer keeps one append in flight"
+          + " per table and waits for it when a bundle ends; a runner that runs a stage in one"
+          + " thread (Flink with parallelism 1, as local mode runs it) runs each writer in a thread"
+          + " of its own, so each table then has this many appends in flight while the read and"
+          + " the decode still run once. A setting for local mode at saturation, which uses 4"
+          + " there: step 8 from Kafka then kept 0.84-0.92 of the BigQuery emulator's append"
+          + " ceiling, against 0.59-0.80 with one writer (benchmarks/RESULTS.md section 32)."
+          + " Dataflow runs many bundles of a stage at once already: leave it at 1 there.")
+  @Default.Integer(1)
+  @TemplateParameter(label = "Writers after the hand-off", group = TUNING, order = 61)
+  Integer getHandOffWriters();
+
+  void setHandOffWriters(Integer value);
+
+  @Description(
       "Create the output and dead-letter tables from the schema derived from the Thrift class if"
           + " they do not exist. When false, both tables must already exist.")
   @Default.Boolean(true)

@@ -125,7 +125,9 @@ final class IngestionPlanner {
                     Boolean.TRUE.equals(options.getUseStorageApiConnectionPool()),
                     Boolean.TRUE.equals(options.getCreateTable()),
                     layouts.get(i))
-                .withHandOff(Boolean.TRUE.equals(options.getHandOffBeforeWrite())));
+                .withHandOff(Boolean.TRUE.equals(options.getHandOffBeforeWrite()))
+                .withHandOffWriters(
+                    options.getHandOffWriters() == null ? 1 : options.getHandOffWriters()));
       }
     }
     List<ChangeRule> changes =

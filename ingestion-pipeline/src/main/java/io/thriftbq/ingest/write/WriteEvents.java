@@ -17,7 +17,6 @@ import org.apache.beam.sdk.io.gcp.bigquery.InsertRetryPolicy;
 import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
@@ -96,13 +95,15 @@ public final class WriteEvents<R, E>
         sink.format(),
         settings.method());
 
-    // A Reshuffle, so that on a runner that fuses the read, the decode and the write into one
-    // thread (Flink) the read and the decode go on while the at-least-once writer waits for its
-    // append (--handOffBeforeWrite; benchmarks/RESULTS.md sections 18-20).
-    PCollection<TimestampedValue<E>> handed =
-        settings.handOff() ? input.apply("HandOff", Reshuffle.viaRandomKey()) : input;
+    return settings.handOff()
+        ? HandOff.toWriters(input, settings.handOffWriters(), handed -> write(handed, unbounded))
+        : write(input, unbounded);
+  }
+
+  /** One writer: the rows handed to the sink, written, and the rows BigQuery rejected. */
+  private PCollection<DeadLetter> write(PCollection<TimestampedValue<E>> input, boolean unbounded) {
     PCollection<E> elements =
-        handed
+        input
             .apply("HandToSink", ParDo.of(HandToSinkFn.<E>of(struct)))
             .setCoder(sink.coder(schemas));
     BigQueryIO.Write<E> write = configure(sink.write(schemas, settings.change()), unbounded);
@@ -217,6 +218,7 @@ public final class WriteEvents<R, E>
         .add(DisplayData.item("createTable", settings.createTable()))
         .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
         .add(DisplayData.item("handOffBeforeWrite", settings.handOff()))
+        .add(DisplayData.item("handOffWriters", settings.handOffWriters()))
         .addIfNotNull(
             DisplayData.item(
                 "triggeringFrequencySec",

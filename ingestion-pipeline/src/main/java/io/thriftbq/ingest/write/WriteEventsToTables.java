@@ -13,14 +13,13 @@ import io.thriftbq.ingest.schema.MetadataColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryIO;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
-import org.apache.beam.sdk.io.gcp.bigquery.WriteResult;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollection.IsBounded;
@@ -185,9 +184,6 @@ public final class WriteEventsToTables<R, E>
     }
     PCollection<ToTable<E>> elements =
         handed.apply("AllTables", Flatten.pCollections()).setCoder(coder);
-    if (shared.handOff()) {
-      elements = elements.apply("HandOff", Reshuffle.viaRandomKey());
-    }
     BigQueryIO.Write<ToTable<E>> write =
         WriteEvents.withSharedSettings(
             sink.writeToTables(schemas, structs, changes.isEmpty() ? null : changes)
@@ -200,12 +196,17 @@ public final class WriteEventsToTables<R, E>
       // launch creates every table with its own (TableSetup).
       write = write.withCreateDisposition(BigQueryIO.Write.CreateDisposition.CREATE_NEVER);
     }
-    WriteResult result = elements.apply("WriteToBigQuery", write);
-    return WriteEvents.rejectedRows(
-        result,
-        shared.method(),
-        new FailedRows.ToDeadLetter(metadataColumns, sink.keepsPayload()),
-        FailedRows.WrittenTables.of(structs, tableNames));
+    BigQueryIO.Write<ToTable<E>> configured = write;
+    FailedRows.ToDeadLetter toDeadLetter =
+        new FailedRows.ToDeadLetter(metadataColumns, sink.keepsPayload());
+    FailedRows.WrittenTables written = FailedRows.WrittenTables.of(structs, tableNames);
+    Function<PCollection<ToTable<E>>, PCollection<DeadLetter>> writer =
+        rows ->
+            WriteEvents.rejectedRows(
+                rows.apply("WriteToBigQuery", configured), shared.method(), toDeadLetter, written);
+    return shared.handOff()
+        ? HandOff.toWriters(elements, shared.handOffWriters(), writer)
+        : writer.apply(elements);
   }
 
   /** Whether {@code a} and {@code b} differ at most in their table and layout. */
@@ -222,7 +223,8 @@ public final class WriteEventsToTables<R, E>
             b.createTable(),
             a.layout(),
             a.change(),
-            b.handOff()));
+            b.handOff(),
+            b.handOffWriters()));
   }
 
   @Override
@@ -239,6 +241,7 @@ public final class WriteEventsToTables<R, E>
         .add(DisplayData.item("autoSharding", shared.autoSharding()))
         .add(DisplayData.item("createTable", shared.createTable()))
         .add(DisplayData.item("keepPayloadForWriteFailures", sink.keepsPayload()))
-        .add(DisplayData.item("handOffBeforeWrite", shared.handOff()));
+        .add(DisplayData.item("handOffBeforeWrite", shared.handOff()))
+        .add(DisplayData.item("handOffWriters", shared.handOffWriters()));
   }
 }

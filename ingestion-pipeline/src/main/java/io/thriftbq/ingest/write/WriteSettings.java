@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * @param layout partitioning and clustering of a created table
  * @param change the change rule in change mode, or null
  * @param handOff hand the rows to the write through a Reshuffle ({@code --handOffBeforeWrite})
+ * @param handOffWriters how many writers the hand-off feeds, each behind an exchange of its own
+ *     ({@code --handOffWriters}); 1 without a hand-off
  */
 public record WriteSettings(
     String table,
@@ -41,7 +43,8 @@ public record WriteSettings(
     boolean createTable,
     TableLayout layout,
     @Nullable ChangeRule change,
-    boolean handOff)
+    boolean handOff,
+    int handOffWriters)
     implements Serializable {
   private static final Logger LOG = LoggerFactory.getLogger(WriteSettings.class);
 
@@ -76,20 +79,26 @@ public record WriteSettings(
         createTable,
         layout,
         null,
-        false);
+        false,
+        1);
   }
 
   /** These settings with the rows handed to the write through a Reshuffle, or not. */
   public WriteSettings withHandOff(boolean value) {
-    return with(change, value);
+    return with(change, value, handOffWriters);
+  }
+
+  /** These settings with the hand-off feeding {@code writers} writers. */
+  public WriteSettings withHandOffWriters(int writers) {
+    return with(change, handOff, writers);
   }
 
   /** These settings in change mode: each row an upsert or delete by {@code change}'s key. */
   public WriteSettings withChange(@Nullable ChangeRule change) {
-    return with(change, handOff);
+    return with(change, handOff, handOffWriters);
   }
 
-  private WriteSettings with(@Nullable ChangeRule change, boolean handOff) {
+  private WriteSettings with(@Nullable ChangeRule change, boolean handOff, int handOffWriters) {
     return new WriteSettings(
         table,
         method,
@@ -101,7 +110,8 @@ public record WriteSettings(
         createTable,
         layout,
         change,
-        handOff);
+        handOff,
+        handOffWriters);
   }
 
   /**
@@ -138,6 +148,18 @@ public record WriteSettings(
       problems.add(
           "--handOffBeforeWrite may reorder the changes of one key, and --primaryKey applies them"
               + " in the order they arrive: remove --handOffBeforeWrite");
+    }
+    if (handOffWriters < 1) {
+      problems.add(
+          "--handOffWriters="
+              + handOffWriters
+              + " must be at least 1 (1 writer, as without the option)");
+    } else if (handOffWriters > 1 && !handOff) {
+      problems.add(
+          "--handOffWriters="
+              + handOffWriters
+              + " splits the rows among writers behind the hand-off, but --handOffBeforeWrite is"
+              + " off: add --handOffBeforeWrite=true, or remove --handOffWriters");
     }
     checkStreamingKeys(problems);
     checkStorageWriteStreams(problems);

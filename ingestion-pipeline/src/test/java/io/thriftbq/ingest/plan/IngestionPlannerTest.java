@@ -80,6 +80,36 @@ public class IngestionPlannerTest {
   }
 
   @Test
+  public void theHandOffFeedsAsManyWritersAsGivenAndNeedsToBeOn() {
+    assertEquals(
+        3,
+        plan(options(
+                SUBSCRIPTION,
+                "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+                "--handOffBeforeWrite=true",
+                "--handOffWriters=3"))
+            .write()
+            .handOffWriters());
+    assertEquals(
+        1,
+        plan(options(SUBSCRIPTION, "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE"))
+            .write()
+            .handOffWriters());
+    assertInvalid(
+        "--handOffWriters=2 splits the rows among writers behind the hand-off, but"
+            + " --handOffBeforeWrite is off: add --handOffBeforeWrite=true",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+        "--handOffWriters=2");
+    assertInvalid(
+        "--handOffWriters=0 must be at least 1",
+        SUBSCRIPTION,
+        "--bigQueryWriteMethod=STORAGE_API_AT_LEAST_ONCE",
+        "--handOffBeforeWrite=true",
+        "--handOffWriters=0");
+  }
+
+  @Test
   public void protoMessageNeedsNoGeneratedClass() {
     IngestionPlan plain = plan(options(SUBSCRIPTION, "--formatToStore=PROTO_MESSAGE"));
     assertEquals(StorageFormat.PROTO_MESSAGE, plain.sink().format().id());

@@ -157,24 +157,24 @@ public class WriteEventsToTablesTest {
     FakeBigQuery fake = FakeBigQuery.create();
     TypePlan order = plan(fake).types().get(0);
     for (boolean handOff : new boolean[] {false, true}) {
+      int writers = handOff ? 3 : 1;
       WriteSettings settings =
           WriteSettings.of(order.table(), WriteMethod.STORAGE_API_AT_LEAST_ONCE)
-              .withHandOff(handOff);
+              .withHandOff(handOff)
+              .withHandOffWriters(writers);
       EventSink<TableRow, ?> sink = EventSink.keepingPayload(TABLE_ROWS);
+      WriteEvents<TableRow, ?> one = WriteEvents.of(sink, order.schemas(), settings);
+      WriteEventsToTables<TableRow, ?> several =
+          WriteEventsToTables.of(
+              sink,
+              List.of(
+                  new WriteEventsToTables.StructTable(order.name(), order.schemas(), settings)));
+      assertEquals("one struct's write", handOff, displayed(one, "handOffBeforeWrite"));
       assertEquals(
-          "one struct's write",
-          handOff,
-          displayed(WriteEvents.of(sink, order.schemas(), settings), "handOffBeforeWrite"));
+          "the write of several tables", handOff, displayed(several, "handOffBeforeWrite"));
+      assertEquals("one struct's writers", (long) writers, displayed(one, "handOffWriters"));
       assertEquals(
-          "the write of several tables",
-          handOff,
-          displayed(
-              WriteEventsToTables.of(
-                  sink,
-                  List.of(
-                      new WriteEventsToTables.StructTable(
-                          order.name(), order.schemas(), settings))),
-              "handOffBeforeWrite"));
+          "the writers of several tables", (long) writers, displayed(several, "handOffWriters"));
     }
   }
 

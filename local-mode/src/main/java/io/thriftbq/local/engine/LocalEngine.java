@@ -75,8 +75,10 @@ public record LocalEngine(
    */
   static final long DEFAULT_MAX_BUNDLE_MILLIS = 300;
 
-  /** Configuration directories already written, per (checkpoint directory, restore path). */
-  private static final Map<List<Path>, Path> FLINK_CONF_DIRS = new HashMap<>();
+  /**
+   * Configuration directories already written, per (checkpoint directory, restore path, hand-off).
+   */
+  private static final Map<List<Object>, Path> FLINK_CONF_DIRS = new HashMap<>();
 
   public LocalEngine {
     if (parallelism < 1) {
@@ -196,6 +198,15 @@ public record LocalEngine(
 
   /** The runner's flags for the ingestion pipeline, before the step's own. */
   public List<String> runnerArgs(boolean directRunnerChecks) {
+    return runnerArgs(directRunnerChecks, false);
+  }
+
+  /**
+   * The runner's flags for the ingestion pipeline, before the step's own; {@code handOff} when the
+   * pipeline hands its rows to writers before the write ({@code --handOffBeforeWrite}), which gets
+   * bigger network buffers on Flink ({@link #flinkConfDir}).
+   */
+  public List<String> runnerArgs(boolean directRunnerChecks, boolean handOff) {
     List<String> args = new ArrayList<>();
     switch (kind) {
       case DIRECT -> {
@@ -231,7 +242,7 @@ public record LocalEngine(
           args.add("--externalizedCheckpointsEnabled=true");
           args.add("--retainExternalizedCheckpointsOnCancellation=true");
         }
-        args.add("--flinkConfDir=" + flinkConfDir(checkpointDir, resumeFrom));
+        args.add("--flinkConfDir=" + flinkConfDir(checkpointDir, resumeFrom, handOff));
       }
     }
     return args;
@@ -264,13 +275,23 @@ public record LocalEngine(
     };
   }
 
+  /** Flink's network buffer size for a pipeline that hands its rows to writers (4x the default). */
+  static final String HAND_OFF_SEGMENT_SIZE = "taskmanager.memory.segment-size: 128kb";
+
   /**
    * A configuration directory for the embedded cluster: every endpoint on 127.0.0.1 with an
    * ephemeral port, checkpoints on the local file system (the default keeps them in the
    * JobManager's heap, 5 MB per operator), and the in-JVM metric reporter the report reads.
+   *
+   * <p>With {@code handOff}, network buffers of 128 KB instead of 32: behind a hand-off to writers
+   * (a saturation run of steps 7 and 8) each writer's input then holds four times the rows, so the
+   * bundle after an append starts full rather than waiting on the decode (step 8 at saturation with
+   * four writers: 1.09-1.12x the rows/s, benchmarks/RESULTS.md section 32). Not otherwise: the
+   * default run's latency rose by 60-100 ms with them (p99 after warm-up 0.62-0.66 s against 0.56
+   * s, same section).
    */
-  static synchronized Path flinkConfDir(Path checkpointDir, Path resumeFrom) {
-    List<Path> key = Arrays.asList(checkpointDir, resumeFrom);
+  static synchronized Path flinkConfDir(Path checkpointDir, Path resumeFrom, boolean handOff) {
+    List<Object> key = Arrays.asList(checkpointDir, resumeFrom, handOff);
     Path existing = FLINK_CONF_DIRS.get(key);
     if (existing != null) {
       return existing;
@@ -293,6 +314,9 @@ public record LocalEngine(
                   "state.checkpoint-storage: filesystem",
                   "state.checkpoints.dir: " + checkpoints.toUri(),
                   "metrics.reporter.thriftbq.factory.class: " + FlinkMetrics.class.getName()));
+      if (handOff) {
+        lines.add(HAND_OFF_SEGMENT_SIZE);
+      }
       if (resumeFrom != null) {
         // Beam hands its savepoint flag only to a remote cluster; the embedded one reads this.
         lines.add("execution.savepoint.path: " + resumeFrom.toUri());

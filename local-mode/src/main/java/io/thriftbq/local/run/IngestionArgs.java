@@ -20,6 +20,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @param triggeringFrequencySec replaces the step's triggering frequency when not null
  * @param structArgs the flags that name the struct
+ * @param handOffWriters the writers a saturation run hands its rows to, 0 for none ({@link
+ *     LocalRunConfig#handOffWriters})
  */
 public record IngestionArgs(
     TuningStep step,
@@ -27,7 +29,8 @@ public record IngestionArgs(
     @Nullable Integer triggeringFrequencySec,
     List<String> structArgs,
     LocalEngine engine,
-    boolean directRunnerChecks) {
+    boolean directRunnerChecks,
+    int handOffWriters) {
 
   public static final String NOOP_CREDENTIALS =
       "org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory";
@@ -49,21 +52,29 @@ public record IngestionArgs(
         config.triggeringFrequencySec(),
         config.ingestionStructArgs(),
         config.engine(),
-        config.directRunnerChecks());
+        config.directRunnerChecks(),
+        config.handOffWriters());
   }
 
   public IngestionArgs withTriggeringFrequencySec(@Nullable Integer seconds) {
-    return new IngestionArgs(step, format, seconds, structArgs, engine, directRunnerChecks);
+    return new IngestionArgs(
+        step, format, seconds, structArgs, engine, directRunnerChecks, handOffWriters);
   }
 
   public IngestionArgs withStructArgs(List<String> args) {
     return new IngestionArgs(
-        step, format, triggeringFrequencySec, args, engine, directRunnerChecks);
+        step, format, triggeringFrequencySec, args, engine, directRunnerChecks, handOffWriters);
   }
 
   public IngestionArgs withEngine(LocalEngine value) {
     return new IngestionArgs(
-        step, format, triggeringFrequencySec, structArgs, value, directRunnerChecks);
+        step,
+        format,
+        triggeringFrequencySec,
+        structArgs,
+        value,
+        directRunnerChecks,
+        handOffWriters);
   }
 
   /** The flags, reading from {@code source} and writing to {@code tables} in {@code bigquery}. */
@@ -77,7 +88,11 @@ public record IngestionArgs(
    */
   public List<String> toList(
       List<String> sourceArgs, String project, String bigQueryEndpoint, RunTables tables) {
-    List<String> args = new ArrayList<>(engine.runnerArgs(directRunnerChecks));
+    List<String> stepArgs = stepArgs();
+    boolean handOff =
+        stepArgs.contains("--handOffBeforeWrite=true")
+            || engine.extraPipelineArgs().contains("--handOffBeforeWrite=true");
+    List<String> args = new ArrayList<>(engine.runnerArgs(directRunnerChecks, handOff));
     args.add("--streaming=true");
     args.add("--project=" + project);
     args.add("--credentialFactoryClass=" + NOOP_CREDENTIALS);
@@ -86,8 +101,28 @@ public record IngestionArgs(
     args.add(
         "--outputTable=" + project + ":" + LocalRunConfig.DATASET + "." + tables.outputTable());
     args.addAll(structArgs);
-    return merge(
-        args, step.pipelineArgs(triggeringFrequencySec, format), engine.extraPipelineArgs());
+    return merge(args, stepArgs, engine.extraPipelineArgs());
+  }
+
+  /**
+   * The step's settings, and a saturation run's hand-off to writers: both replaceable by {@code
+   * --ingest-arg}. A user flag for either hand-off option replaces both of local mode's, so that
+   * {@code --ingest-arg=--handOffBeforeWrite=false} alone turns the hand-off off.
+   */
+  List<String> stepArgs() {
+    List<String> args = new ArrayList<>(step.pipelineArgs(triggeringFrequencySec, format));
+    List<String> handOff = handOffArgs(handOffWriters);
+    if (PipelineFlags.replaced(handOff, engine.extraPipelineArgs()).isEmpty()) {
+      args.addAll(handOff);
+    }
+    return args;
+  }
+
+  /** The flags that hand the rows to {@code writers} writers before the write; none for 0. */
+  static List<String> handOffArgs(int writers) {
+    return writers == 0
+        ? List.of()
+        : List.of("--handOffBeforeWrite=true", "--handOffWriters=" + writers);
   }
 
   /**

@@ -319,6 +319,13 @@ public final class LocalRun {
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());
+    if (ingestArgs.contains("--handOffWriters=" + config.handOffWriters())
+        && config.handOffWriters() > 0) {
+      out.printf(
+          "Saturation run (%d/s >= %d/s): the rows are handed to %d writers before the write, each"
+              + " with an append in flight (--ingest-arg=--handOffBeforeWrite=false for one)%n",
+          config.rate(), LocalRunConfig.SATURATION_RATE, config.handOffWriters());
+    }
     List<String> replaced = config.replacedStepFlags();
     if (!replaced.isEmpty()) {
       out.printf(

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
@@ -113,6 +114,19 @@ public class LocalEngineTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> direct.withCheckpointDir(dir));
     assertThat(e.getMessage(), containsString("Flink only"));
+  }
+
+  @Test
+  public void onlyAPipelineThatHandsOffToWritersGetsBiggerNetworkBuffers() throws Exception {
+    String plain = flinkConf(FLINK.runnerArgs(false));
+    String handOff = flinkConf(FLINK.runnerArgs(false, true));
+    assertFalse(plain, plain.contains("segment-size"));
+    assertTrue(handOff, handOff.contains(LocalEngine.HAND_OFF_SEGMENT_SIZE));
+    // Everything else is the same configuration (each directory keeps checkpoints of its own).
+    String checkpoints = "(?m)^state\\.checkpoints\\.dir: .*$";
+    assertEquals(
+        plain.replaceAll(checkpoints, ""),
+        handOff.replace(LocalEngine.HAND_OFF_SEGMENT_SIZE + "\n", "").replaceAll(checkpoints, ""));
   }
 
   private static String flinkConf(List<String> args) throws Exception {

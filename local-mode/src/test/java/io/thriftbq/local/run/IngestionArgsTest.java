@@ -90,6 +90,44 @@ public class IngestionArgsTest {
     assertEquals(List.of(), LocalRunConfig.defaults().step(TuningStep.of(7)).replacedStepFlags());
   }
 
+  @Test
+  public void aSaturationRunOfAnAtLeastOnceStepHandsItsRowsToWriters() {
+    List<String> handOff =
+        List.of(
+            "--handOffBeforeWrite=true", "--handOffWriters=" + LocalRunConfig.SATURATION_WRITERS);
+    for (int step : new int[] {7, 8}) {
+      List<String> saturated = stepArgs("--step", "" + step, "--rate", "2000");
+      assertTrue(saturated.toString(), saturated.containsAll(handOff));
+      List<String> light = stepArgs("--step", "" + step, "--rate", "1999");
+      assertTrue(light.toString(), light.stream().noneMatch(f -> f.startsWith("--handOff")));
+    }
+    // Exactly-once steps shuffle before their write already; step 9's changes must keep their
+    // order, which a hand-off may not.
+    for (int step : new int[] {1, 4, 6, 9}) {
+      List<String> args = stepArgs("--step", "" + step, "--rate", "8000");
+      assertTrue(step + ": " + args, args.stream().noneMatch(f -> f.startsWith("--handOff")));
+    }
+  }
+
+  @Test
+  public void eitherHandOffFlagOfTheUserReplacesBothOfASaturationRun() {
+    for (String flag : List.of("--handOffBeforeWrite=false", "--handOffWriters=2")) {
+      LocalRunConfig config =
+          LocalRunConfig.parse(new String[] {"--rate", "8000", "--ingest-arg=" + flag});
+      List<String> args =
+          IngestionArgs.merge(
+              LOCAL, IngestionArgs.of(config).stepArgs(), config.engine().extraPipelineArgs());
+      assertEquals(
+          flag + ": " + args,
+          List.of(flag),
+          args.stream().filter(f -> f.startsWith("--handOff")).toList());
+    }
+  }
+
+  private static List<String> stepArgs(String... flags) {
+    return IngestionArgs.of(LocalRunConfig.parse(flags)).stepArgs();
+  }
+
   /** Local mode's flags, then {@code more}. */
   private static List<String> localThen(String... more) {
     List<String> flags = new ArrayList<>(LOCAL);
