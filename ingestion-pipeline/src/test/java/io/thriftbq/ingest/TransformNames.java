@@ -6,13 +6,18 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.runners.TransformHierarchy;
 
 /** The full names of a constructed pipeline's transforms, for tests that check its shape. */
-final class TransformNames {
+public final class TransformNames {
   private TransformNames() {}
 
   /**
    * Whether any transform of {@code pipeline}, composite or not, has a name ending in {@code end}.
    */
   static boolean anyEndsWith(Pipeline pipeline, String end) {
+    return all(pipeline).stream().anyMatch(name -> name.endsWith(end));
+  }
+
+  /** The full name of every transform of {@code pipeline}, composite or not, in graph order. */
+  public static List<String> all(Pipeline pipeline) {
     List<String> names = new ArrayList<>();
     pipeline.traverseTopologically(
         new Pipeline.PipelineVisitor.Defaults() {
@@ -27,6 +32,6 @@ final class TransformNames {
             names.add(node.getFullName());
           }
         });
-    return names.stream().anyMatch(name -> name.endsWith(end));
+    return names;
   }
 }

@@ -315,8 +315,8 @@ public interface IngestionOptions
           + " thread (Flink with parallelism 1, as local mode runs it) runs each writer in a thread"
           + " of its own, so each table then has this many appends in flight while the read and"
           + " the decode still run once. A setting for local mode at saturation, which uses 4"
-          + " there: step 8 from Kafka then kept 0.84-0.92 of the BigQuery emulator's append"
-          + " ceiling, against 0.59-0.80 with one writer (benchmarks/RESULTS.md section 32)."
+          + " there: step 8 from Kafka then kept 0.84-0.92 of what a bare client appends on the"
+          + " same machine, against 0.59-0.80 with one writer (benchmarks/RESULTS.md section 32)."
           + " Dataflow runs many bundles of a stage at once already: leave it at 1 there.")
   @Default.Integer(1)
   @TemplateParameter(label = "Writers after the hand-off", group = TUNING, order = 61)
