@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.thriftbq.ingest.deadletter.DeadLetterTables;
 import io.thriftbq.local.beamio.StorageApiClientCaches;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.SaturationRun;
 import io.thriftbq.local.config.SourceKind;
 import io.thriftbq.local.config.TuningStep;
 import io.thriftbq.local.report.LocalReport;
@@ -68,7 +69,7 @@ public class KafkaStepsEndToEndTest {
             .step(step)
             .events(EVENTS)
             // Step 8 as a saturation run: its rows are handed to writers in threads of their own.
-            .rate(stepNumber == 8 ? LocalRunConfig.SATURATION_RATE : 300)
+            .rate(stepNumber == 8 ? SaturationRun.RATE : 300)
             .badRatio(BAD_RATIO)
             .table(table)
             .progress(false)
@@ -89,7 +90,7 @@ public class KafkaStepsEndToEndTest {
         context,
         stepNumber == 8,
         log.toString(StandardCharsets.UTF_8)
-            .contains("handed to " + LocalRunConfig.SATURATION_WRITERS + " writers"));
+            .contains("handed to " + SaturationRun.WRITERS + " writers"));
     assertThat(context, report.missingIds, empty());
     assertThat(context, report.malformedMissing, empty());
     assertThat(context, report.malformedWrongStage, empty());

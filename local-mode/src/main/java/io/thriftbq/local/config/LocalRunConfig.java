@@ -2,7 +2,6 @@ package io.thriftbq.local.config;
 
 import io.thriftbq.codec.ThriftProtocol;
 import io.thriftbq.ingest.options.StorageFormat;
-import io.thriftbq.ingest.options.WriteMethod;
 import io.thriftbq.local.engine.LocalEngine;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -333,28 +332,9 @@ public final class LocalRunConfig implements Cloneable {
     return ratePerSec;
   }
 
-  /** The offered rate from which a run of an at-least-once step hands its rows to writers. */
-  public static final long SATURATION_RATE = 2000;
-
-  /** How many writers a saturation run's hand-off feeds. */
-  public static final int SATURATION_WRITERS = 4;
-
-  /**
-   * How many writers the rows are handed to before the BigQuery write, each in a thread of its own;
-   * 0 for no hand-off. BigQueryIO's at-least-once writer keeps one append in flight and waits for
-   * it when a bundle ends, so one writer gets only what the BigQuery emulator takes one append at a
-   * time: at an offered rate of {@link #SATURATION_RATE} events/s or more (a saturation run on this
-   * machine class, whose append ceilings are 1,670-6,000 rows/s) steps 7 and 8 hand off to {@link
-   * #SATURATION_WRITERS} writers (benchmarks/RESULTS.md section 32). Below it one writer keeps up
-   * and costs the emulator fewer, fuller appends. Step 9 never: a hand-off may reorder one key's
-   * changes. {@code --ingest-arg=--handOffBeforeWrite=...} or {@code --handOffWriters=...} replace
-   * the choice.
-   */
+  /** The writers a run hands its rows to before the write, 0 for none: {@link SaturationRun}. */
   public int handOffWriters() {
-    boolean atLeastOnce = step.writeMethod() == WriteMethod.STORAGE_API_AT_LEAST_ONCE;
-    return atLeastOnce && !step.changeMode() && ratePerSec >= SATURATION_RATE
-        ? SATURATION_WRITERS
-        : 0;
+    return SaturationRun.handOffWriters(step, ratePerSec);
   }
 
   /**

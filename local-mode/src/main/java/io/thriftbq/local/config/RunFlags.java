@@ -53,12 +53,7 @@ final class RunFlags {
             + TuningStep.range()
             + " (default 8); see docs/LOCAL.md for the table",
         "  --events N              events the generator publishes (default 4000)",
-        "  --rate N                generator rate, events/s (default 200); from "
-            + LocalRunConfig.SATURATION_RATE
-            + " on, steps 7",
-        "                          and 8 hand their rows to "
-            + LocalRunConfig.SATURATION_WRITERS
-            + " writers (docs/LOCAL.md \"The steps\")",
+        "  --rate N                generator rate, events/s (default 200)",
         "  --ramp-up SECONDS       after the pipeline's first row, raise the rate from nothing to",
         "                          --rate in a straight line over this long (default "
             + LocalRunConfig.DEFAULT_RAMP_UP_SEC

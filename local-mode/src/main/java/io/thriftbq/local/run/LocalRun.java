@@ -10,6 +10,7 @@ import io.thriftbq.ingest.options.IngestionOptions;
 import io.thriftbq.ingest.plan.IngestionPlan;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
+import io.thriftbq.local.config.SaturationRun;
 import io.thriftbq.local.engine.FlinkMetrics;
 import io.thriftbq.local.engine.PipelineControl;
 import io.thriftbq.local.latency.HandOffLatencyProbe;
@@ -324,7 +325,7 @@ public final class LocalRun {
       out.printf(
           "Saturation run (%d/s >= %d/s): the rows are handed to %d writers before the write, each"
               + " with an append in flight (--ingest-arg=--handOffBeforeWrite=false for one)%n",
-          config.rate(), LocalRunConfig.SATURATION_RATE, config.handOffWriters());
+          config.rate(), SaturationRun.RATE, config.handOffWriters());
     }
     List<String> replaced = config.replacedStepFlags();
     if (!replaced.isEmpty()) {

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.SaturationRun;
 import io.thriftbq.local.config.TuningStep;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,8 +94,7 @@ public class IngestionArgsTest {
   @Test
   public void aSaturationRunOfAnAtLeastOnceStepHandsItsRowsToWriters() {
     List<String> handOff =
-        List.of(
-            "--handOffBeforeWrite=true", "--handOffWriters=" + LocalRunConfig.SATURATION_WRITERS);
+        List.of("--handOffBeforeWrite=true", "--handOffWriters=" + SaturationRun.WRITERS);
     for (int step : new int[] {7, 8}) {
       List<String> saturated = stepArgs("--step", "" + step, "--rate", "2000");
       assertTrue(saturated.toString(), saturated.containsAll(handOff));
