@@ -21,8 +21,8 @@ import org.apache.beam.sdk.values.PCollectionList;
  * one append in flight. Behind a Reshuffle the write runs in a thread of its own, so the read and
  * the decode go on. With more than one writer, the rows are dealt out in turn to that many writers,
  * each behind a Reshuffle of its own: Flink runs each in its own thread, so that many appends are
- * in flight at once, while the read and the decode still run once (benchmarks/ RESULTS.md section
- * 32). Dataflow runs many bundles of a stage at once already and needs neither.
+ * in flight at once, while the read and the decode still run once (section 32 of
+ * benchmarks/RESULTS.md). Dataflow runs many bundles of a stage at once already and needs neither.
  */
 final class HandOff {
   private HandOff() {}
