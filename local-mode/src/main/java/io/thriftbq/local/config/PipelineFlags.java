@@ -24,6 +24,21 @@ public final class PipelineFlags {
     return names;
   }
 
+  /**
+   * Whether the last of {@code flags} named {@code name} switches a boolean option on, as Beam
+   * reads it: a bare {@code --name} or {@code --name=true} (any case); {@code false} when none is
+   * named so.
+   */
+  public static boolean isOn(List<String> flags, String name) {
+    boolean on = false;
+    for (String flag : flags) {
+      if (name(flag).equals(name)) {
+        on = flag.equals(name) || Boolean.parseBoolean(flag.substring(name.length() + 1));
+      }
+    }
+    return on;
+  }
+
   /** The flags of {@code flags} that one of {@code replacing} gives again, by name. */
   public static List<String> replaced(List<String> flags, List<String> replacing) {
     Set<String> given = names(replacing);

@@ -27,8 +27,9 @@ public record MachineCeilings(int events, List<Ceiling> ceilings) {
 
   static final String HOW =
       "bare clients, no pipeline, measured on the same emulators before the steps: Pub/Sub"
-          + " publish (gRPC, as local mode's publisher) and pull + acknowledge (Beam's JSON client, asking for 1,000 per"
-          + " pull; the emulator returns at most 100) of the sample events, and Storage Write"
+          + " publish (gRPC, as local mode's publisher) and pull + acknowledge (Beam's gRPC client,"
+          + " as local mode's reader, asking for 1,000 per pull; the emulator returns at most 100)"
+          + " of the sample events, and Storage Write"
           + " appends of the same rows to a table's _default stream (pipelined requests of the"
           + " given size, and at "
           + APPEND_ROWS

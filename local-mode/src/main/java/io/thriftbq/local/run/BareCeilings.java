@@ -15,6 +15,7 @@ import io.thriftbq.ingest.origin.KafkaOrigin;
 import io.thriftbq.ingest.schema.EventSchemas;
 import io.thriftbq.ingest.schema.MetadataColumns;
 import io.thriftbq.local.beamio.EmulatorBigQueryServices;
+import io.thriftbq.local.beamio.PlaintextPubsubGrpcClientFactory;
 import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.config.SourceKind;
@@ -39,21 +40,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryOptions;
 import org.apache.beam.sdk.io.gcp.bigquery.BigQueryServices;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubClient;
-import org.apache.beam.sdk.io.gcp.pubsub.PubsubJsonClient;
 import org.apache.beam.sdk.io.gcp.pubsub.PubsubOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
  * Measures the emulators' own ceilings with bare clients and no pipeline: what local mode could
- * reach at best on this machine. Publishes the sample events with the REST call local mode's
- * publisher uses, pulls and acknowledges them with Beam's own Pub/Sub client (what {@code
- * PubsubIO}'s reader calls, 1,000 messages per pull), and appends the same rows, as Storage Write
- * API bytes, to the {@code _default} stream of a table (pipelined requests of each given size), and
- * at {@link MachineCeilings#APPEND_ROWS} rows also with one request in flight at a time, the way a
- * BigQueryIO write that waits for its appends at the end of a bundle sends them. The one
- * measurement of {@code EmulatorCeilings} and {@code --compare-steps}.
+ * reach at best on this machine. Publishes the sample events with the gRPC call local mode's
+ * publisher uses, pulls and acknowledges them with the Pub/Sub client local mode's pipeline reads
+ * with (Beam's gRPC client over plaintext, asking for 1,000 messages per pull as {@code PubsubIO}'s
+ * reader does), and appends the same rows, as Storage Write API bytes, to the {@code _default}
+ * stream of a table (pipelined requests of each given size), and at {@link
+ * MachineCeilings#APPEND_ROWS} rows also with one request in flight at a time, the way a BigQueryIO
+ * write that waits for its appends at the end of a bundle sends them. The one measurement of {@code
+ * EmulatorCeilings} and {@code --compare-steps}.
  */
 public final class BareCeilings {
+  /**
+   * The clients local mode's pipeline reads the Pub/Sub emulator with ({@code Ingestion}); Beam's
+   * default JSON client has a third of their ceiling there (benchmarks/RESULTS.md, section 33).
+   */
+  private static final PubsubClient.PubsubClientFactory PULL_CLIENTS =
+      new PlaintextPubsubGrpcClientFactory();
+
   private BareCeilings() {}
 
   /**
@@ -148,8 +156,7 @@ public final class BareCeilings {
       done.add(
           pool.submit(
               () -> {
-                try (PubsubClient client =
-                    PubsubJsonClient.FACTORY.newClient(null, null, options)) {
+                try (PubsubClient client = PULL_CLIENTS.newClient(null, null, options)) {
                   int emptyPulls = 0;
                   while (pulled.get() < events && emptyPulls < 50) {
                     List<PubsubClient.IncomingMessage> messages =
@@ -179,7 +186,8 @@ public final class BareCeilings {
         out,
         "pubsub_pull_ack",
         String.format(
-            "Pub/Sub pull + ack (Beam's JSON client, %d thread(s), %.0f messages per pull)",
+            "Pub/Sub pull + ack (Beam's gRPC client, as local mode's reader; %d thread(s), %.0f"
+                + " messages per pull)",
             threads, pulled.get() / (double) Math.max(1, calls.get())),
         pulled.get(),
         start);

@@ -32,6 +32,11 @@ public record IngestionArgs(
     boolean directRunnerChecks,
     int handOffWriters) {
 
+  /** The ingestion pipeline's flags for a hand-off to writers before the write. */
+  private static final String HAND_OFF = "--handOffBeforeWrite";
+
+  private static final String HAND_OFF_WRITERS = "--handOffWriters";
+
   public static final String NOOP_CREDENTIALS =
       "org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory";
 
@@ -89,9 +94,9 @@ public record IngestionArgs(
   public List<String> toList(
       List<String> sourceArgs, String project, String bigQueryEndpoint, RunTables tables) {
     List<String> stepArgs = stepArgs();
-    boolean handOff =
-        stepArgs.contains("--handOffBeforeWrite=true")
-            || engine.extraPipelineArgs().contains("--handOffBeforeWrite=true");
+    List<String> userArgs = engine.extraPipelineArgs();
+    // The user's flags come after the step's, so the last one named decides, as in merge.
+    boolean handOff = PipelineFlags.isOn(concat(stepArgs, userArgs), HAND_OFF);
     List<String> args = new ArrayList<>(engine.runnerArgs(directRunnerChecks, handOff));
     args.add("--streaming=true");
     args.add("--project=" + project);
@@ -101,7 +106,23 @@ public record IngestionArgs(
     args.add(
         "--outputTable=" + project + ":" + LocalRunConfig.DATASET + "." + tables.outputTable());
     args.addAll(structArgs);
-    return merge(args, stepArgs, engine.extraPipelineArgs());
+    return merge(args, stepArgs, userArgs);
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+
+  /**
+   * The writers local mode hands the rows to ({@link #handOffWriters}), or 0 when there are none or
+   * the user's {@code --ingest-arg} names either hand-off flag and so makes the choice instead.
+   */
+  public int appliedHandOffWriters() {
+    return PipelineFlags.replaced(handOffArgs(handOffWriters), engine.extraPipelineArgs()).isEmpty()
+        ? handOffWriters
+        : 0;
   }
 
   /**
@@ -111,18 +132,13 @@ public record IngestionArgs(
    */
   List<String> stepArgs() {
     List<String> args = new ArrayList<>(step.pipelineArgs(triggeringFrequencySec, format));
-    List<String> handOff = handOffArgs(handOffWriters);
-    if (PipelineFlags.replaced(handOff, engine.extraPipelineArgs()).isEmpty()) {
-      args.addAll(handOff);
-    }
+    args.addAll(handOffArgs(appliedHandOffWriters()));
     return args;
   }
 
   /** The flags that hand the rows to {@code writers} writers before the write; none for 0. */
   static List<String> handOffArgs(int writers) {
-    return writers == 0
-        ? List.of()
-        : List.of("--handOffBeforeWrite=true", "--handOffWriters=" + writers);
+    return writers == 0 ? List.of() : List.of(HAND_OFF + "=true", HAND_OFF_WRITERS + "=" + writers);
   }
 
   /**

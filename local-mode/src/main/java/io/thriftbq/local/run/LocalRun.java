@@ -114,7 +114,8 @@ public final class LocalRun {
       tableArgs.addAll(source.ingestionArgs());
       EmulatorTables.create(stack, tables, tableArgs);
     }
-    List<String> ingestArgs = IngestionArgs.of(config).toList(source, stack.bigquery(), tables);
+    IngestionArgs ingestionFlags = IngestionArgs.of(config);
+    List<String> ingestArgs = ingestionFlags.toList(source, stack.bigquery(), tables);
     RandomEventGenerator generator = mix.generator(0);
     // Checked before anything starts: a wrong path fails the run at once.
     LongFunction<String> idOf =
@@ -123,7 +124,8 @@ public final class LocalRun {
         MalformedMessages.create(
             config.malformedCount(), config.seed(), mix, generator.config().protocol());
     TypeMix typeMix = config.manyTypes() ? typeMix(mix, tables) : null;
-    printStart(source, tables, malformed.size(), ingestArgs);
+    printStart(
+        source, tables, malformed.size(), ingestArgs, ingestionFlags.appliedHandOffWriters());
 
     double encodedBytesPerElement =
         config.manyTypes()
@@ -301,7 +303,11 @@ public final class LocalRun {
   }
 
   private void printStart(
-      EventSource source, RunTables tables, int malformedCount, List<String> ingestArgs) {
+      EventSource source,
+      RunTables tables,
+      int malformedCount,
+      List<String> ingestArgs,
+      int handOffWriters) {
     out.printf(
         "Local run: %s%s%s; %d events at %d/s%s, %d malformed; %s, table %s.%s%n",
         config.step().describe(),
@@ -320,12 +326,11 @@ public final class LocalRun {
         stack.bigquery().restEndpoint(),
         stack.bigquery().storageWriteEndpoint(),
         stack.bigquery().pid());
-    if (ingestArgs.contains("--handOffWriters=" + config.handOffWriters())
-        && config.handOffWriters() > 0) {
+    if (handOffWriters > 0) {
       out.printf(
           "Saturation run (%d/s >= %d/s): the rows are handed to %d writers before the write, each"
               + " with an append in flight (--ingest-arg=--handOffBeforeWrite=false for one)%n",
-          config.rate(), SaturationRun.RATE, config.handOffWriters());
+          config.rate(), SaturationRun.RATE, handOffWriters);
     }
     List<String> replaced = config.replacedStepFlags();
     if (!replaced.isEmpty()) {

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.thriftbq.local.config.BadFlagException;
 import io.thriftbq.local.config.LocalRunConfig;
+import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.config.SaturationRun;
 import io.thriftbq.local.config.TuningStep;
 import java.util.ArrayList;
@@ -121,7 +122,37 @@ public class IngestionArgsTest {
           flag + ": " + args,
           List.of(flag),
           args.stream().filter(f -> f.startsWith("--handOff")).toList());
+      // The run's header names the writers local mode chose, and here the user chose.
+      assertEquals(flag, 0, IngestionArgs.of(config).appliedHandOffWriters());
     }
+    LocalRunConfig saturated = LocalRunConfig.parse(new String[] {"--rate", "8000"});
+    assertEquals(SaturationRun.WRITERS, IngestionArgs.of(saturated).appliedHandOffWriters());
+  }
+
+  @Test
+  public void theEngineConfigurationFollowsTheHandOffTheFlagsFinallyAskFor() {
+    LocalRunConfig light = LocalRunConfig.parse(new String[] {"--rate", "200"});
+    String plain = flinkConfDir(light.engine().runnerArgs(false, false));
+    String handOff = flinkConfDir(light.engine().runnerArgs(false, true));
+    assertTrue(plain + " " + handOff, !plain.equals(handOff));
+    assertEquals(plain, flinkConfDirOf("--rate", "200"));
+    assertEquals(handOff, flinkConfDirOf("--rate", "8000"));
+    // A bare boolean flag switches the option on, as Beam reads it; the last value given decides.
+    assertEquals(handOff, flinkConfDirOf("--rate", "200", "--ingest-arg=--handOffBeforeWrite"));
+    assertEquals(
+        handOff, flinkConfDirOf("--rate", "200", "--ingest-arg=--handOffBeforeWrite=TRUE"));
+    assertEquals(
+        plain, flinkConfDirOf("--rate", "8000", "--ingest-arg=--handOffBeforeWrite=false"));
+  }
+
+  private static String flinkConfDirOf(String... flags) {
+    return flinkConfDir(
+        IngestionArgs.of(LocalRunConfig.parse(flags))
+            .toList(List.of(), "p", "http://127.0.0.1:9", RunTables.forOutputTable("t")));
+  }
+
+  private static String flinkConfDir(List<String> args) {
+    return args.stream().filter(f -> f.startsWith("--flinkConfDir=")).findFirst().orElseThrow();
   }
 
   private static List<String> stepArgs(String... flags) {
