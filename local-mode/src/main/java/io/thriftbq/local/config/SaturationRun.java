@@ -10,7 +10,8 @@ import io.thriftbq.ingest.options.WriteMethod;
  * its rows to {@link #WRITERS} writers, each in a thread of its own (benchmarks/RESULTS.md section
  * 32). Below it one writer keeps up and costs the emulator fewer, fuller appends. Step 9 never: a
  * hand-off may reorder one key's changes. {@code --ingest-arg=--handOffBeforeWrite=...} or {@code
- * --handOffWriters=...} replace the choice.
+ * --handOffWriters=...} replace the choice. Such a run also lets the BigQuery emulator, its limit,
+ * go first on the CPU ({@code io.thriftbq.local.stack.CpuPriority}, section 33).
  */
 public final class SaturationRun {
   /** The offered rate from which a run of an at-least-once step hands its rows to writers. */

@@ -6,6 +6,7 @@ import io.thriftbq.local.config.LocalRunConfig;
 import io.thriftbq.local.config.RunTables;
 import io.thriftbq.local.source.KafkaSource;
 import io.thriftbq.local.source.PubsubSource;
+import io.thriftbq.local.stack.CpuPriority;
 import java.util.List;
 
 /**
@@ -27,6 +28,7 @@ public final class LaunchCheck {
    * @throws BadFlagException saying what the pipeline refused and what to change
    */
   public static void check(LocalRunConfig config) {
+    CpuPriority.niceness(System.getenv());
     if (config.compareSteps()) {
       config
           .comparedSteps()
