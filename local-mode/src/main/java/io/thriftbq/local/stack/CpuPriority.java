@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  * every thread of this JVM (the pipeline and the publisher) and of the source's server runs at a
  * lower priority ({@code nice}), the emulator at its own. On 2 cores the emulator otherwise waits
  * behind them whenever they are busy together, and step 8 from Pub/Sub kept 0.61-0.80 of its append
- * ceiling; with it first, 0.89-0.95 (benchmarks/RESULTS.md section 33).
+ * ceiling. Lowered this way it kept 0.77-1.04 (median 0.79; 1.01-1.47x alternated, median 1.08,
+ * benchmarks/RESULTS.md section 33).
  *
  * <p>Only the threads that exist when {@link #lower} runs are lowered; threads they start later
  * inherit the priority, and so would a process this JVM starts later (an emulator restarted by a
