@@ -82,23 +82,52 @@ public final class CpuPriority {
   static Optional<String> renice(List<ProcessHandle> processes, int niceness) {
     List<String> command = new ArrayList<>(List.of("renice", Integer.toString(niceness), "-p"));
     processes.forEach(p -> command.addAll(threads(p)));
+    Path output = null;
     try {
-      Process renice = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(renice.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      // To a file, not a pipe: a renice that hangs must not block the run beyond the timeout.
+      output = Files.createTempFile("renice", ".out");
+      Process renice =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (!renice.waitFor(10, TimeUnit.SECONDS)) {
         renice.destroyForcibly();
         return Optional.of("renice did not finish within 10 s");
       }
-      // A thread that ended between the listing and renice is reported, harmlessly.
-      return renice.exitValue() == 0 || output.contains("No such process")
+      if (renice.exitValue() == 0) {
+        return Optional.empty();
+      }
+      List<String> failures = failures(Files.readString(output, StandardCharsets.UTF_8));
+      return failures.isEmpty()
           ? Optional.empty()
-          : Optional.of("renice exited with " + renice.exitValue() + ": " + output.strip());
+          : Optional.of(
+              "renice exited with " + renice.exitValue() + ": " + String.join("; ", failures));
     } catch (IOException e) {
       return Optional.of("renice could not run: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.of("interrupted");
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
     }
+  }
+
+  /**
+   * The lines of {@code renice}'s output that report a failure, except for threads that ended
+   * between the listing and renice, which is harmless; util-linux prints one line per id it could
+   * not set, naming why ("No such process", "Permission denied").
+   */
+  static List<String> failures(String reniceOutput) {
+    return reniceOutput
+        .lines()
+        .map(String::strip)
+        .filter(line -> !line.isEmpty())
+        .filter(line -> !line.matches("\\d+ \\(process ID\\) old priority .*"))
+        .filter(line -> !line.endsWith("No such process"))
+        .toList();
   }
 
   /**

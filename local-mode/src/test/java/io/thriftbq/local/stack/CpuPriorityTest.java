@@ -34,6 +34,28 @@ public class CpuPriorityTest {
   }
 
   @Test
+  public void onlyThreadsThatEndedMeanwhileAreForgivenAmongReniceFailures() {
+    String vanished = "renice: failed to get priority for 4242 (process ID): No such process";
+    String done = "4243 (process ID) old priority 0, new priority 10";
+    String refused = "renice: failed to set priority for 1 (process ID): Permission denied";
+    assertEquals(List.of(), CpuPriority.failures(done + "\n" + vanished + "\n"));
+    assertEquals(List.of(refused), CpuPriority.failures(vanished + "\n" + refused + "\n" + done));
+    assertEquals(List.of("renice: bad value"), CpuPriority.failures("renice: bad value"));
+  }
+
+  @Test
+  public void aProcessThatEndedBeforeReniceDoesNotFailTheLowering() throws Exception {
+    assumeTrue("renice names processes by /proc", Files.isDirectory(Path.of("/proc")));
+    Process ended = new ProcessBuilder("true").start();
+    ended.waitFor();
+    ProcessHandle self = ProcessHandle.current();
+    int own = niceOf(self.pid(), Long.toString(self.pid()));
+    // This JVM at its own niceness (a no-op) together with a process that is gone.
+    assertEquals(Optional.empty(), CpuPriority.renice(List.of(ended.toHandle(), self), own));
+    assertEquals(own, niceOf(self.pid(), Long.toString(self.pid())));
+  }
+
+  @Test
   public void niceZeroChangesNothing() {
     assertEquals(Optional.empty(), CpuPriority.lower(ProcessHandle.current().pid(), 0));
   }
