@@ -12,12 +12,15 @@ import io.thriftbq.local.report.StepFigures;
 import io.thriftbq.local.run.BareCeilings;
 import io.thriftbq.local.run.LaunchCheck;
 import io.thriftbq.local.run.LocalRun;
+import io.thriftbq.local.run.SaturationPriority;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.LogManager;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -62,10 +65,16 @@ public final class LocalRunner {
     List<StepFigures> figures = new ArrayList<>();
     List<LocalReport> reports = new ArrayList<>();
     String suffix = Long.toString(System.currentTimeMillis() % 1_000_000);
-    MachineCeilings ceilings = config.ceilings() ? ceilings(stack, config, suffix, out) : null;
+    Map<TuningStep, LocalRunConfig> steps = new LinkedHashMap<>();
     for (TuningStep step : config.comparedSteps()) {
-      LocalRunConfig one =
-          config.forComparedStep(step, "compare_step" + step.number() + "_" + suffix);
+      steps.put(step, config.forComparedStep(step, "compare_step" + step.number() + "_" + suffix));
+    }
+    MachineCeilings ceilings = config.ceilings() ? ceilings(stack, config, suffix, out) : null;
+    // After the ceilings, which are measured as they always are: nothing else runs then.
+    SaturationPriority.beforeComparison(stack, steps.values(), out);
+    for (Map.Entry<TuningStep, LocalRunConfig> entry : steps.entrySet()) {
+      TuningStep step = entry.getKey();
+      LocalRunConfig one = entry.getValue();
       LocalReport report = new LocalRun(stack, one, out).execute();
       // The cancelled step's cached append clients keep their emulator streams (and worker
       // threads) open; the next steps would find the emulator answering nothing.

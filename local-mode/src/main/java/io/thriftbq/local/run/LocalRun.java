@@ -30,7 +30,6 @@ import io.thriftbq.local.result.RunResult;
 import io.thriftbq.local.result.TypeMix;
 import io.thriftbq.local.source.EventSource;
 import io.thriftbq.local.source.MalformedMessages;
-import io.thriftbq.local.stack.CpuPriority;
 import io.thriftbq.local.stack.EmulatorStack;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -136,9 +135,7 @@ public final class LocalRun {
     // Before the pipeline starts, so that its threads and the publisher's are in the recording;
     // stopped however the run ends, a pipeline that fails to start included.
     try (PipelineProfiler profiler = config.profile() ? PipelineProfiler.start() : null) {
-      if (config.handOffWriters() > 0) {
-        lowerAllButTheBigQueryEmulator();
-      }
+      SaturationPriority.beforeRun(stack, config, out);
       long startNanos = System.nanoTime();
       PipelineResult ingestion = Ingestion.start(stack, ingestArgs);
       TableQueries landed = new TableQueries(stack, tables, source.attributesColumn());
@@ -304,25 +301,6 @@ public final class LocalRun {
       out.put(table, HandOffLatencyProbe.samplesOfTable(table, fromEpochMillis));
     }
     return out;
-  }
-
-  /** A saturation run's BigQuery emulator goes first on the CPU ({@link CpuPriority}). */
-  private void lowerAllButTheBigQueryEmulator() {
-    int niceness = CpuPriority.niceness(System.getenv());
-    if (niceness == 0) {
-      return;
-    }
-    long server = stack.sourcePid(config.source());
-    String why = CpuPriority.lower(server, niceness).orElse(null);
-    out.printf(
-        why == null
-            ? "The pipeline and the %s run at nice %d, so the BigQuery emulator goes first (%s=0"
-                + " for as they were)%n"
-            : "The pipeline and the %s could not be set to nice %d (%s): %s%n",
-        config.source().serverName(),
-        niceness,
-        CpuPriority.VARIABLE,
-        why);
   }
 
   private void printStart(
