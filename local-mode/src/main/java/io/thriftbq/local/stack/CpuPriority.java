@@ -16,8 +16,9 @@ import java.util.stream.Stream;
  * every thread of this JVM (the pipeline and the publisher) and of the source's server runs at a
  * lower priority ({@code nice}), the emulator at its own. On 2 cores the emulator otherwise waits
  * behind them whenever they are busy together, and step 8 from Pub/Sub kept 0.61-0.80 of its append
- * ceiling. Lowered this way it kept 0.77-1.04 (median 0.79; 1.01-1.47x alternated, median 1.08,
- * benchmarks/RESULTS.md section 33).
+ * ceiling. Lowered this way it kept 0.77-1.10 from Pub/Sub (median 0.87 over 13 runs; alternated
+ * with it off, a gain within the spread between runs) and 0.95-1.10 from Kafka (1.10-1.63x
+ * alternated), benchmarks/RESULTS.md sections 33-34.
  *
  * <p>Only the threads that exist when {@link #lower} runs are lowered; threads they start later
  * inherit the priority, and so would a process this JVM starts later (an emulator restarted by a
