@@ -12,13 +12,15 @@
 #   either append path: bigquery_emulator_cdc.py, next to this file, says what it models;
 # - appends queued on a _default connection inserted together (install_grouped_appends), and the
 #   append path's catalog look-ups kept until the catalog may have changed (install_kept_lookups),
-#   both with the fast path.
+#   both with the fast path;
+# - DuckDB on one thread (install_engine_threads), instead of one per core, with the fast path.
 #
 # Environment: THRIFTBQ_BQ_MAX_MESSAGE_BYTES (the gRPC message limit, default 10 MiB),
 # THRIFTBQ_BQ_FAST_APPEND (1 by default; 0 keeps the emulator's own append path, and turns the
-# two below off too), THRIFTBQ_BQ_GROUP_APPENDS and THRIFTBQ_BQ_KEEP_LOOKUPS (1 by default; 0
+# three below off too), THRIFTBQ_BQ_GROUP_APPENDS and THRIFTBQ_BQ_KEEP_LOOKUPS (1 by default; 0
 # turns either off alone, for A/B runs), THRIFTBQ_BQ_GROUP_MAX_ROWS (rows of one joined insert,
-# default 2000).
+# default 2000), THRIFTBQ_BQ_DUCKDB_THREADS (DuckDB's worker threads, default 1; 0 leaves DuckDB's
+# own default, one per core).
 # `python bigquery-emulator-launcher.py --self-test [ROWS]` checks the fast path against the
 # emulator's own functions on random rows, in process, without starting a server;
 # `python bigquery-emulator-launcher.py --cdc-self-test` checks the CDC model the same way.
@@ -832,6 +834,37 @@ def install_kept_lookups():
     return generation
 
 
+ENGINE_THREADS = int(os.environ.get("THRIFTBQ_BQ_DUCKDB_THREADS", "1"))
+
+
+def install_engine_threads(threads=ENGINE_THREADS):
+    """DuckDB on `threads` worker threads; returns whether it changed anything.
+
+    Every statement local mode sends is small (an append of tens to a few thousand rows, a count,
+    a table look-up), and DuckDB's own default of a thread per core spends more CPU waking and
+    joining its workers than they save: a DuckLake insert of 60 nested rows costs about a third
+    less CPU on one thread, and 500- and 2,000-row inserts run faster too (benchmarks/RESULTS.md
+    section 36). A setting of the engine, not of what a statement means."""
+    if threads <= 0:
+        return False
+    import functools
+
+    from local_bigquery.engine import database
+
+    # _connect is cached (functools.cache) and reset() clears that cache by name: the replacement
+    # is cached the same way, so a reset connects again, on the same number of threads.
+    connect = database._connect.__wrapped__
+
+    @functools.cache
+    def _connect():
+        con = connect()
+        con.execute(f"SET threads = {threads}")
+        return con
+
+    database._connect = _connect
+    return True
+
+
 def _sibling(name):
     """A module copied next to this file (BigQueryEmulator.copyLauncher copies them together)."""
     from importlib import util
@@ -866,8 +899,10 @@ def main():
     install_kept_message_classes()
     fast = os.environ.get("THRIFTBQ_BQ_FAST_APPEND", "1") != "0" and install_fast_append()
     install_change_data_capture()
-    # Both rely on this version's internals as the fast path does, and go with it: with
-    # THRIFTBQ_BQ_FAST_APPEND=0 the emulator appends entirely its own way.
+    # These rely on this version's internals as the fast path does, and go with it: with
+    # THRIFTBQ_BQ_FAST_APPEND=0 the emulator runs entirely its own way.
+    if fast:
+        install_engine_threads()
     if fast and os.environ.get("THRIFTBQ_BQ_GROUP_APPENDS", "1") != "0":
         install_grouped_appends()
     if fast and os.environ.get("THRIFTBQ_BQ_KEEP_LOOKUPS", "1") != "0":

@@ -312,6 +312,18 @@ def _generation_rule_failures(launcher):
     return failures
 
 
+def _engine_thread_failures(launcher, database, threaded):
+    """The rows above were compared on the engine's thread count the server runs with."""
+    (threads,) = database.fetch("SELECT current_setting('threads')")[0]
+    if threaded and int(threads) != launcher.ENGINE_THREADS:
+        return [f"DuckDB runs {threads} threads, not the {launcher.ENGINE_THREADS} asked for"]
+    database.reset()
+    (again,) = database.fetch("SELECT current_setting('threads')")[0]
+    if again != threads:
+        return [f"a reset connection runs {again} DuckDB threads, not {threads}"]
+    return []
+
+
 def run(launcher, args):
     batches = int(args[0]) if args else 60
     seed = int(args[1]) if len(args) > 1 else 1
@@ -330,6 +342,7 @@ def run(launcher, args):
     from local_bigquery.models import Table
 
     launcher.install_kept_message_classes()
+    threaded = launcher.install_engine_threads()
     own = (write._decoder, write._insert, write.append, tabledata.insert_all, write.tables)
     grouped = launcher.install_grouped_appends()
     generation = launcher.install_kept_lookups()
@@ -505,6 +518,7 @@ def run(launcher, args):
         )
     written = sum(len(contents(tables_by_path["own"][k])) for k in tables_by_path["own"])
     failures += _generation_rule_failures(launcher)
+    failures += _engine_thread_failures(launcher, database, threaded)
     if failures:
         print("\n".join(failures[:10]))
         print(f"self-test FAILED: {len(failures)} differences")
