@@ -19,7 +19,11 @@
 # removed at the end. SLOW_END_CGROUP_ROOT (default /sys/fs/cgroup) points it at another tree: its
 # tests give it a stand-in directory to check what it writes, without root. It is an imitation:
 # threads of one process still run at this machine's speed until the quota runs out, so it is
-# gentler than a real slow machine on anything that waits on one thread. Example, step 8 at
+# gentler than a real slow machine on anything that waits on one thread. A quota under two cores
+# also makes a JVM size itself for one processor (SerialGC, one GC thread, smaller pools), which
+# the imitated machine, two cores, would not: the command's JVMs are told there are two
+# (-XX:ActiveProcessorCount=2 added to JAVA_TOOL_OPTIONS; each prints a "Picked up" line). DuckDB,
+# which sizes its pool from the quota too, runs on one thread in local mode either way. Example, step 8 at
 # saturation against the slowed ceiling, alternated:
 #
 #   benchmarks/slow-end.sh --factor 0.64 -- java -cp local-mode/target/local-mode-bundled.jar \
@@ -29,12 +33,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 period=100000
+# The imitated machine: two cores of speed F.
+imitated_cores=2
 factor=""
 target=1670
 print_only=0
 
 usage() {
-  sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while (($#)); do
@@ -100,7 +106,7 @@ if [[ -z "${factor}" ]]; then
   fi
   factor="$(awk -v t="${target}" -v f="${free}" 'BEGIN { printf "%.3f", t / f }')"
 fi
-stack_quota="$(awk -v f="${factor}" -v p="${period}" 'BEGIN { printf "%d", 2 * p * f }')"
+stack_quota="$(awk -v f="${factor}" -v p="${period}" -v n="${imitated_cores}" 'BEGIN { printf "%d", n * p * f }')"
 emulator_quota="$(awk -v f="${factor}" -v p="${period}" 'BEGIN { printf "%d", p * f }')"
 echo "slow-end factor ${factor} (free ceiling ${free}, target ${target}): stack quota" \
   "${stack_quota}, emulator quota ${emulator_quota} per ${period} us" >&2
@@ -182,6 +188,7 @@ watcher=$!
 status=0
 (
   echo "${BASHPID}" >"${command_cgroup}/cgroup.procs"
+  export JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:+${JAVA_TOOL_OPTIONS} }-XX:ActiveProcessorCount=${imitated_cores}"
   exec "$@"
 ) || status=$?
 exit "${status}"

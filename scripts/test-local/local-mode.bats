@@ -173,6 +173,19 @@ slow_end_emulator_standin=(bash -c 'exec -a bigquery-emulator-launcher bash -c "
   [ "$(cat "${tree}/cpu/cgroup.procs")" = "${command_pid}" ]
 }
 
+@test "slow-end: the command's JVMs are told the imitated machine's two processors, beside options of the user's" {
+  mkdir -p "${scratch}/v1-jvm/cpu"
+  : >"${scratch}/v1-jvm/cpu/cgroup.procs"
+  SLOW_END_CGROUP_ROOT="${scratch}/v1-jvm" run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 -- \
+    bash -c 'echo "options: ${JAVA_TOOL_OPTIONS}"'
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"options: -XX:ActiveProcessorCount=2"* ]]
+  JAVA_TOOL_OPTIONS="-Xss2m" SLOW_END_CGROUP_ROOT="${scratch}/v1-jvm" \
+    run "${repo_root}/benchmarks/slow-end.sh" --factor 0.5 -- bash -c 'echo "options: ${JAVA_TOOL_OPTIONS}"'
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"options: -Xss2m -XX:ActiveProcessorCount=2"* ]]
+}
+
 @test "slow-end: a tree without the cpu controller is refused" {
   mkdir -p "${scratch}/none"
   echo "memory pids" >"${scratch}/none/cgroup.controllers"
