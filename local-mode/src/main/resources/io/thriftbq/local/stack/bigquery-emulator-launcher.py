@@ -842,8 +842,8 @@ def install_engine_threads(threads=ENGINE_THREADS):
 
     Every statement local mode sends is small (an append of tens to a few thousand rows, a count,
     a table look-up), and DuckDB's own default of a thread per core spends more CPU waking and
-    joining its workers than they save: a DuckLake insert of 60 nested rows costs about a third
-    less CPU on one thread, and 500- and 2,000-row inserts run faster too (benchmarks/RESULTS.md
+    joining its workers than they save: a DuckLake insert of 60 nested rows costs 20-27% less CPU
+    on one thread, and 500- and 2,000-row inserts run faster too (benchmarks/RESULTS.md
     section 36). A setting of the engine, not of what a statement means."""
     if threads <= 0:
         return False
@@ -903,10 +903,10 @@ def main():
     # THRIFTBQ_BQ_FAST_APPEND=0 the emulator runs entirely its own way.
     if fast:
         install_engine_threads()
-    if fast and os.environ.get("THRIFTBQ_BQ_GROUP_APPENDS", "1") != "0":
-        install_grouped_appends()
-    if fast and os.environ.get("THRIFTBQ_BQ_KEEP_LOOKUPS", "1") != "0":
-        install_kept_lookups()
+        if os.environ.get("THRIFTBQ_BQ_GROUP_APPENDS", "1") != "0":
+            install_grouped_appends()
+        if os.environ.get("THRIFTBQ_BQ_KEEP_LOOKUPS", "1") != "0":
+            install_kept_lookups()
     from local_bigquery.cli import main as emulator
 
     sys.argv[0] = "local-bigquery"
