@@ -82,7 +82,7 @@ teardown() {
   fi
   run shellcheck "${run_local}" "${installer}" "${repo_root}/scripts/local/update-bigquery-emulator-lock.sh" \
     "${repo_root}/benchmarks/local-soak.sh" "${repo_root}/benchmarks/slow-end.sh" \
-    "${repo_root}/benchmarks/local-ab.sh"
+    "${repo_root}/benchmarks/local-ab.sh" "${repo_root}/benchmarks/local-targets.sh"
   [ "${status}" -eq 0 ]
 }
 
@@ -235,6 +235,115 @@ EOF
     run "${repo_root}/benchmarks/local-soak.sh"
   [ "${status}" -eq 1 ]
   [[ "${output}" == *"soak: 28 of 30 runs OK, 2 server deaths, 0 hangs, 14 missing events"* ]]
+}
+
+# The targets (benchmarks/local-targets.sh) with stand-ins for run-local.sh and the ceilings: the
+# runs it makes, its figures and its verdict, not the runs themselves.
+targets_stub() {
+  cat >"${scratch}/run-local" <<'EOF'
+#!/usr/bin/env bash
+# Writes the report a run would: steady at the offered rate (at 4,000/s for a saturation run),
+# p99 0.5 s; SLOW_P99_STEP="N" gives step N's runs a p99 of 2.5 s; NO_REPORT_STEP="N" none.
+report="" step=8 rate=200 all="$*"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --report) report="$2"; shift ;;
+    --step) step="$2"; shift ;;
+    --rate) rate="$2"; shift ;;
+  esac
+  shift
+done
+echo "${all}" >>"${report%.json}.args"
+[[ "${NO_REPORT_STEP:-}" == "${step}" ]] && exit 1
+p99=500
+[[ "${SLOW_P99_STEP:-}" == "${step}" ]] && p99=2500
+steady="${rate}"
+((rate >= 2000)) && steady=4000
+cat >"${report}" <<JSON
+{"status":"OK","latency_ms":{"after_warmup":{"samples":100,"p99":${p99}}},
+ "throughput":{"rows_per_sec_steady":${steady}},
+ "costs":{"pipeline_cpu_sec_per_100k_events":100,"pubsub_emulator_cpu_sec_per_100k_events":50,
+          "bigquery_emulator_cpu_sec_per_100k_events":50}}
+JSON
+EOF
+  cat >"${scratch}/ceilings" <<'EOF'
+#!/usr/bin/env bash
+# The ceilings' lines of io.thriftbq.local.EmulatorCeilings: 5,000 rows/s at 500, 3,000 at 10.
+printf 'ceiling\tstorage_write_append_500\t5000\nceiling\tstorage_write_append_10\t3000\n'
+EOF
+  # The venv's python, running the lock check: LOCK_DIFFERS=1 makes the venv differ from the lock.
+  cat >"${scratch}/python" <<'EOF'
+#!/usr/bin/env bash
+if [[ -n "${LOCK_DIFFERS:-}" ]]; then
+  echo "protobuf: installed 7.0.0, the lock has 6.33.1"
+  exit 1
+fi
+echo "Installed packages match the lock (50 pins)"
+EOF
+  chmod +x "${scratch}/run-local" "${scratch}/ceilings" "${scratch}/python"
+  export LOCK_CHECK_PYTHON="${scratch}/python"
+}
+
+@test "targets: every run per round and source, rates from the ceiling, and every target met" {
+  targets_stub
+  OUT="${scratch}/t" RUN_LOCAL="${scratch}/run-local" CEILINGS="${scratch}/ceilings" \
+    run "${repo_root}/benchmarks/local-targets.sh" --rounds 2 --sources pubsub,kafka
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"Every target met."* ]]
+  [ "$(wc -l <"${scratch}/t/runs.tsv")" -eq 20 ]
+  [ "$(grep -c $'\tkafka\tfirst\t500\t5000' "${scratch}/t/ceilings.tsv")" -eq 2 ]
+  # Saturation at three times the ceiling, step 6 at half of it.
+  grep -q -- "--step 8 --bad-ratio 0 --rate 15000 --events 150000" "${scratch}/t/r1-pubsub-saturation-step8.args"
+  grep -q -- "--step 6 --bad-ratio 0 --rate 2500 --events 87500" "${scratch}/t/r2-kafka-half-ceiling-step6.args"
+  grep -q -- "--union AnyEvent --step 7 --ingest-arg=--keepPayloadForWriteFailures=true" \
+    "${scratch}/t/r1-kafka-structs-union.args"
+  # 4,000 rows/s against the ceiling of 5,000 around it; the stack's 200 CPU-s per 100k at 200/s.
+  [[ "${output}" == *"| step 8 at saturation >= 0.8x the append ceiling | kafka | 0.80, 0.80 | 0.80 | met |"* ]]
+  [[ "${output}" == *"| the default run: the whole stack <= 1 core | pubsub | 0.40, 0.40 | 0.40 | met |"* ]]
+  [[ "${output}" == *"| the append ceiling at 10 rows per request >= 0.5x at 500 | pubsub | 0.60, 0.60, 0.60, 0.60, 0.60, 0.60 | 0.60 | met |"* ]]
+  [[ "${output}" == *"| a fresh install holds the lock's package versions | - | Installed packages match the lock (50 pins) | - | met |"* ]]
+  [ -s "${scratch}/t/targets.md" ]
+}
+
+@test "targets: a target over its bound, or a run without a report, is NOT MET and fails" {
+  targets_stub
+  SLOW_P99_STEP=6 OUT="${scratch}/t" RUN_LOCAL="${scratch}/run-local" CEILINGS="${scratch}/ceilings" \
+    run "${repo_root}/benchmarks/local-targets.sh" --rounds 1 --sources kafka
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"| step 6 at half the append ceiling: p99 < 2 s | kafka | 2.50 at 2,500/s | 2.50 | NOT MET |"* ]]
+  [[ "${output}" == *"Some target is NOT MET"* ]]
+  NO_REPORT_STEP=7 OUT="${scratch}/t2" RUN_LOCAL="${scratch}/run-local" CEILINGS="${scratch}/ceilings" \
+    run "${repo_root}/benchmarks/local-targets.sh" --rounds 1 --sources pubsub
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"| three structs by union, step 7, kept payloads, 300/s: p99 < 2 s | pubsub | - (round 1: run without a report) | - | NOT MET |"* ]]
+  LOCK_DIFFERS=1 OUT="${scratch}/t3" RUN_LOCAL="${scratch}/run-local" CEILINGS="${scratch}/ceilings" \
+    run "${repo_root}/benchmarks/local-targets.sh" --rounds 1 --sources pubsub
+  [ "${status}" -eq 1 ]
+  [[ "${output}" == *"| a fresh install holds the lock's package versions | - | protobuf: installed 7.0.0, the lock has 6.33.1 | - | NOT MET |"* ]]
+}
+
+@test "targets: at the slow end the default run's cores are the slow machine's own (the estimate)" {
+  targets_stub
+  mkdir -p "${scratch}/s"
+  printf '1\tpubsub\tfirst\t500\t1200\n1\tpubsub\tfirst\t10\t1000\n1\tpubsub\tlater\t500\t1300\n' \
+    >"${scratch}/s/ceilings.tsv"
+  "${scratch}/run-local" --report "${scratch}/s/d.json"
+  printf '1\tpubsub\tdefault\t200\t%s\n' "${scratch}/s/d.json" >"${scratch}/s/runs.tsv"
+  printf 'Installed packages match the lock (50 pins)\n0\n' >"${scratch}/s/lock.txt"
+  run python3 "${repo_root}/benchmarks/local-targets-verdict.py" --out "${scratch}/s" --slow-end-factor 0.3
+  [ "${status}" -eq 0 ]
+  # 0.40 of this machine's cores x (1,250 / 0.3) / 1,670 = 1.00 of the slow machine's.
+  [[ "${output}" == *"| the default run: the whole stack <= 1 core | pubsub | 1.00 | 1.00 | met |"* ]]
+  [[ "${output}" == *"at the slow end (factor 0.3"* ]]
+}
+
+@test "targets: bad arguments are refused with what to change" {
+  run "${repo_root}/benchmarks/local-targets.sh" --rounds 0
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"--rounds must be a whole number"* ]]
+  run "${repo_root}/benchmarks/local-targets.sh" --sources pubsub,rabbit
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"--sources takes pubsub and kafka, got 'rabbit'"* ]]
 }
 
 # The lock of the emulator's venv (scripts/local/bigquery-emulator.lock.txt).
