@@ -180,11 +180,7 @@ public final class LocalRunner {
     long started = System.nanoTime();
     try (EmulatorStack stack =
         EmulatorStack.start(
-            LocalRunConfig.PROJECT,
-            LocalRunConfig.DATASET,
-            config.source(),
-            config.keep(),
-            false)) {
+            LocalRunConfig.PROJECT, LocalRunConfig.DATASET, config.source(), config.keep())) {
       out.printf("Emulators ready in %.1f s%n", (System.nanoTime() - started) / 1e9);
       try {
         return runOn(stack, config, out);

@@ -37,7 +37,6 @@ public final class BigQueryEmulator implements AutoCloseable {
       String dataset,
       Path dataDir,
       Path logFile,
-      boolean pureProtobuf,
       boolean fastAppend) {}
 
   private BigQueryEmulator(
@@ -50,19 +49,8 @@ public final class BigQueryEmulator implements AutoCloseable {
     this.launch = launch;
   }
 
-  /**
-   * @param pureProtobuf run the emulator with protobuf's pure-Python implementation: about 1.5x
-   *     slower, but the upb C extension it uses otherwise has segfaulted (local-bigquery 0.4.0,
-   *     protobuf 7.36) when a client cancelled Storage Write streams in the middle of appends,
-   *     which is what a test that stops a pipeline mid-stream does
-   */
   static BigQueryEmulator start(
-      Path executable,
-      String project,
-      String dataset,
-      Path dataDir,
-      Path logFile,
-      boolean pureProtobuf)
+      Path executable, String project, String dataset, Path dataDir, Path logFile)
       throws IOException, InterruptedException {
     return start(
         executable,
@@ -70,7 +58,6 @@ public final class BigQueryEmulator implements AutoCloseable {
         dataset,
         dataDir,
         logFile,
-        pureProtobuf,
         !"false".equals(System.getProperty(FAST_APPEND_PROPERTY)));
   }
 
@@ -90,7 +77,6 @@ public final class BigQueryEmulator implements AutoCloseable {
       String dataset,
       Path dataDir,
       Path logFile,
-      boolean pureProtobuf,
       boolean fastAppend)
       throws IOException, InterruptedException {
     int restPort = FreePorts.pick();
@@ -99,9 +85,7 @@ public final class BigQueryEmulator implements AutoCloseable {
       grpcPort = FreePorts.pick();
     }
     return start(
-        new Launch(executable, project, dataset, dataDir, logFile, pureProtobuf, fastAppend),
-        restPort,
-        grpcPort);
+        new Launch(executable, project, dataset, dataDir, logFile, fastAppend), restPort, grpcPort);
   }
 
   /**
@@ -125,7 +109,6 @@ public final class BigQueryEmulator implements AutoCloseable {
     String project = launch.project();
     String dataset = launch.dataset();
     Path logFile = launch.logFile();
-    boolean pureProtobuf = launch.pureProtobuf();
     List<String> command = new ArrayList<>(launcher(executable, dataDir));
     command.addAll(
         List.of(
@@ -142,12 +125,7 @@ public final class BigQueryEmulator implements AutoCloseable {
             dataset,
             "--data-dir",
             dataDir.toString()));
-    // The C (upb) protobuf extension has crashed the emulator when a client cancelled mid-append;
-    // the pure-Python implementation is slower but survives that.
     Map<String, String> environment = new HashMap<>(launcherEnvironment(launch.fastAppend()));
-    if (pureProtobuf) {
-      environment.put("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python");
-    }
     ManagedProcess process =
         ManagedProcess.start("bigquery-emulator", command, environment, logFile);
     BigQueryEmulator emulator = new BigQueryEmulator(process, restPort, grpcPort, project, launch);
@@ -167,13 +145,13 @@ public final class BigQueryEmulator implements AutoCloseable {
    * launcher, in its own Python, that gives the server BigQuery's limit; when the executable has no
    * Python beside it (a custom {@code LOCAL_BIGQUERY_BIN}), it is started as it is.
    *
-   * <p>The launcher also keeps one protobuf message class per writer schema for the server's life,
-   * where the emulator builds a new descriptor pool for every append connection and lets it go when
-   * the connection ends. It was added against segmentation faults of protobuf's C extension (upb)
-   * in reading a nested message of an appended row (2 of 6 runs of {@code
-   * PubsubRestartEndToEndTest} on 2026-11-25, stacks in the kept logs); it did not stop them when
-   * clients cancel streams mid-append, which only the pure-Python backend survives (see {@link
-   * #start}).
+   * <p>The launcher also keeps, for the server's life, the protobuf message class of every writer
+   * schema and of every message type nested in it, where the emulator builds a new descriptor pool
+   * for every append connection and lets it go when the connection ends. The nested ones are what
+   * stopped the emulator's segmentation faults (protobuf's C extension, upb, reading a nested
+   * message of an appended row; docs/RELIABILITY.md): upb makes a nested type's class on demand,
+   * the garbage collector cleared it after each row, and another thread's row could be given the
+   * cleared class. The launcher's self-test checks that those classes outlive their rows.
    *
    * <p>And, unless {@code fastAppend} is false, it replaces the emulator's Storage Write append
    * path with one that gives the same rows, responses and row errors for about half the CPU per row

@@ -46,29 +46,16 @@ public final class EmulatorStack implements AutoCloseable {
    */
   public static EmulatorStack start(String project, String dataset, boolean keep)
       throws IOException, InterruptedException {
-    return start(project, dataset, keep, false);
-  }
-
-  /**
-   * @param cancelSafe start the BigQuery emulator in the slower mode that survives clients
-   *     cancelling Storage Write streams mid-append (see {@link BigQueryEmulator})
-   */
-  public static EmulatorStack start(
-      String project, String dataset, boolean keep, boolean cancelSafe)
-      throws IOException, InterruptedException {
-    return start(project, dataset, SourceKind.PUBSUB, keep, cancelSafe);
+    return start(project, dataset, SourceKind.PUBSUB, keep);
   }
 
   /**
    * Starts the BigQuery emulator and the server {@code source} names: the Pub/Sub emulator, or a
    * Kafka broker ({@link #kafka()}).
    *
-   * @param cancelSafe start the BigQuery emulator in the slower mode that survives clients
-   *     cancelling Storage Write streams mid-append (see {@link BigQueryEmulator})
    * @throws IllegalStateException with install instructions when something is missing
    */
-  public static EmulatorStack start(
-      String project, String dataset, SourceKind source, boolean keep, boolean cancelSafe)
+  public static EmulatorStack start(String project, String dataset, SourceKind source, boolean keep)
       throws IOException, InterruptedException {
     String missing = LocalPaths.missingPrerequisites(source);
     if (!missing.isEmpty()) {
@@ -95,8 +82,7 @@ public final class EmulatorStack implements AutoCloseable {
               project,
               dataset,
               bigqueryData,
-              workDir.resolve("bigquery-emulator.log"),
-              cancelSafe);
+              workDir.resolve("bigquery-emulator.log"));
       return stack;
     } catch (IOException | RuntimeException | InterruptedException e) {
       stack.close();

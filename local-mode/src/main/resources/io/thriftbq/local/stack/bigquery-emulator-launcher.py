@@ -4,8 +4,9 @@
 #
 # - BigQuery's 10 MB AppendRows request limit instead of gRPC's default 4 MiB;
 # - a crash in native code (protobuf's C extension, gRPC) prints every thread's stack to the log;
-# - one message class per writer schema, kept for the server's life, instead of a new descriptor
-#   pool per append connection that is freed when the connection ends;
+# - one message class per writer schema, and one per message type nested in it, kept for the
+#   server's life, instead of a new descriptor pool per append connection that is freed when the
+#   connection ends, and nested classes the garbage collector frees after every row;
 # - a cheaper Storage Write append path (install_fast_append below), unless
 #   THRIFTBQ_BQ_FAST_APPEND=0;
 # - BigQuery change data capture (rows with _CHANGE_TYPE on _default merged by primary key), on
@@ -57,23 +58,45 @@ def install_message_limit():
 
 
 def install_kept_message_classes():
-    # Added against segmentation faults of upb in reading a nested message of an appended row (2 of
-    # 6 runs of PubsubRestartEndToEndTest on 2026-11-25); it did not stop the ones that happen when
-    # clients cancel streams mid-append, which only the pure-Python backend survives.
+    # Against segmentation faults of upb in reading a nested message of an appended row (2 of 6
+    # runs of PubsubRestartEndToEndTest on 2026-11-25, and with clients killed mid-append): the
+    # classes of the nested types must be kept too (every_class below).
     from local_bigquery.grpc import write as _write
 
     if not hasattr(_write, "_message_class"):
         return
+    from google.protobuf import message_factory
+
     new_message_class = _write._message_class
     kept = {}
     lock = threading.Lock()
+
+    def every_class(top):
+        # upb makes the class of a nested message type on demand (a nested message's wrapper) and
+        # looks it up again by its layout in a cache that drops it only when the class is freed.
+        # Held by nothing but its descriptor, such a class is cyclic garbage after each row; when
+        # the garbage collector has cleared it (tp_clear: no DESCRIPTOR, no MRO) but not yet freed
+        # it, and another thread runs in between, that thread's nested message gets the cleared
+        # class and the next .DESCRIPTOR reads NULL (SIGSEGV in PyUpb_Descriptor_GetDef). Keeping
+        # every message type's class of the schema alive means none is ever collected.
+        classes, seen, todo = [top], {top.DESCRIPTOR.full_name}, [top.DESCRIPTOR]
+        while todo:
+            descriptor = todo.pop()
+            for nested in list(descriptor.nested_types) + [
+                f.message_type for f in descriptor.fields if f.message_type is not None
+            ]:
+                if nested.full_name not in seen:
+                    seen.add(nested.full_name)
+                    classes.append(message_factory.GetMessageClass(nested))
+                    todo.append(nested)
+        return classes
 
     def message_class_kept(proto):
         key = proto.SerializeToString(deterministic=True)
         with lock:
             if key not in kept:
-                kept[key] = new_message_class(proto)
-            return kept[key]
+                kept[key] = every_class(new_message_class(proto))
+            return kept[key][0]
 
     _write._message_class = message_class_kept
 

@@ -324,6 +324,42 @@ def _engine_thread_failures(launcher, database, threaded):
     return []
 
 
+def _kept_class_failures(write):
+    """Every message type of a writer schema keeps its class while the server lives.
+
+    upb makes the class of a nested message type when it first wraps such a message, and finds it
+    again by the type's layout until the class is freed. Held by nothing but a cycle with its
+    descriptor, such a class was garbage after each row; the collector clears a class before it
+    frees it, and a nested message of another thread made in between got the cleared class, whose
+    DESCRIPTOR is NULL: the emulator's segmentation faults (docs/RELIABILITY.md). A schema of its
+    own here, so that no class the rows above made keeps these alive."""
+    import gc
+    import weakref
+
+    from google.protobuf import descriptor_pb2
+
+    F = descriptor_pb2.FieldDescriptorProto
+    outer = descriptor_pb2.DescriptorProto(name="KeptOuter")
+    leaf = outer.nested_type.add(name="Leaf")
+    leaf.field.add(name="x", number=1, type=F.TYPE_DOUBLE, label=F.LABEL_OPTIONAL)
+    mid = outer.nested_type.add(name="Mid")
+    mid.field.add(name="leaf", number=1, type=F.TYPE_MESSAGE, label=F.LABEL_OPTIONAL,
+                  type_name="KeptOuter.Leaf")
+    outer.field.add(name="mid", number=1, type=F.TYPE_MESSAGE, label=F.LABEL_REPEATED,
+                    type_name="KeptOuter.Mid")
+    row = write._message_class(outer)()
+    row.mid.add().leaf.x = 1.5
+    data = row.SerializeToString()
+    del row
+    row = type(write._message_class(outer)()).FromString(data)
+    classes = {"KeptOuter.Mid": weakref.ref(type(row.mid[0])),
+               "KeptOuter.Leaf": weakref.ref(type(row.mid[0].leaf))}
+    del row
+    gc.collect()
+    return [f"the class of the nested message type {name} was collected after its row: upb can "
+            "hand a cleared class to the next row" for name, ref in classes.items() if ref() is None]
+
+
 def run(launcher, args):
     batches = int(args[0]) if args else 60
     seed = int(args[1]) if len(args) > 1 else 1
@@ -519,6 +555,7 @@ def run(launcher, args):
     written = sum(len(contents(tables_by_path["own"][k])) for k in tables_by_path["own"])
     failures += _generation_rule_failures(launcher)
     failures += _engine_thread_failures(launcher, database, threaded)
+    failures += _kept_class_failures(write)
     if failures:
         print("\n".join(failures[:10]))
         print(f"self-test FAILED: {len(failures)} differences")

@@ -92,7 +92,6 @@ public class ChangeDataCaptureTest {
               LocalRunConfig.DATASET,
               data,
               dir.resolve(name + ".log"),
-              false,
               fast)) {
         checkMerges(emulator, name);
       }

@@ -70,7 +70,10 @@ public class FastAppendEquivalenceTest {
     selfTest(false);
   }
 
-  /** The end-to-end tests run the emulator on protobuf's pure-Python backend (cancel-safe). */
+  /**
+   * On protobuf's pure-Python backend (PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python), which a user
+   * can run the emulator on to rule out the C one, the fast path gives the same too.
+   */
   @Test
   public void selfTestFindsItEqualOnThePurePythonProtobufBackendToo() throws Exception {
     selfTest(true);
@@ -122,7 +125,6 @@ public class FastAppendEquivalenceTest {
               LocalRunConfig.DATASET,
               data,
               dir.resolve(name + ".log"),
-              false,
               fast)) {
         createTable(emulator);
         answers.add(append(emulator, descriptor, rows));
