@@ -85,6 +85,12 @@ for source in ${sources}; do
   fi
 done
 
+jar="${root}/local-mode/target/local-mode-bundled.jar"
+if [[ -z "${RUN_LOCAL:-}${CEILINGS:-}" && ! -f "${jar}" ]]; then
+  echo "ERROR: ${jar} is not built: run ./mvnw -q -DskipTests install (or scripts/run-local.sh once)" >&2
+  exit 2
+fi
+
 wrap=()
 if ((slow_end)); then
   if [[ -z "${factor}" ]]; then
@@ -119,7 +125,7 @@ ceilings() {
     ${CEILINGS} "${ceiling_events}" "${source}" >"${log}" 2>&1 || true
   else
     (cd "${root}" && NO_GCE_CHECK=true timeout 600 "${wrap[@]}" java -Xmx2g \
-      -Dthriftbq.repoRoot="${root}" -cp "${root}/local-mode/target/local-mode-bundled.jar" \
+      -Dthriftbq.repoRoot="${root}" -cp "${jar}" \
       io.thriftbq.local.EmulatorCeilings "${ceiling_events}" 1 500,10 "${source}") >"${log}" 2>&1 ||
       true
   fi

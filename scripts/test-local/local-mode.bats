@@ -337,13 +337,19 @@ EOF
   [[ "${output}" == *"at the slow end (factor 0.3"* ]]
 }
 
-@test "targets: bad arguments are refused with what to change" {
+@test "targets: bad arguments, or no built jar, are refused with what to change" {
   run "${repo_root}/benchmarks/local-targets.sh" --rounds 0
   [ "${status}" -eq 2 ]
   [[ "${output}" == *"--rounds must be a whole number"* ]]
   run "${repo_root}/benchmarks/local-targets.sh" --sources pubsub,rabbit
   [ "${status}" -eq 2 ]
   [[ "${output}" == *"--sources takes pubsub and kafka, got 'rabbit'"* ]]
+  # A checkout whose jar is not built is told how to build it.
+  mkdir -p "${scratch}/tree/benchmarks"
+  cp "${repo_root}/benchmarks/local-targets.sh" "${scratch}/tree/benchmarks/"
+  run "${scratch}/tree/benchmarks/local-targets.sh"
+  [ "${status}" -eq 2 ]
+  [[ "${output}" == *"local-mode-bundled.jar is not built: run ./mvnw -q -DskipTests install"* ]]
 }
 
 # The lock of the emulator's venv (scripts/local/bigquery-emulator.lock.txt).
