@@ -27,9 +27,10 @@
 # It also checks that the BigQuery emulator's venv holds exactly its lock.
 #
 # Output in $OUT (default /tmp/local-targets): every run's report (.json) and log, runs.tsv,
-# ceilings.tsv, lock.txt, targets.md (the verdict). CEILING_EVENTS (default 20000) sets the events of each
-# ceiling. RUN_LOCAL, CEILINGS and LOCK_CHECK_PYTHON replace scripts/run-local.sh, the
-# ceilings' command and the venv's python (the tests give stand-ins); nothing else here needs the network beyond 127.0.0.1.
+# ceilings.tsv, lock.txt, targets.md (the verdict). CEILING_EVENTS (default 20000) sets the events
+# of each ceiling. RUN_LOCAL, CEILINGS and LOCK_CHECK_PYTHON replace scripts/run-local.sh, the
+# ceilings' command and the venv's python (the tests give stand-ins); nothing here needs the
+# network beyond 127.0.0.1.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds=2
@@ -41,8 +42,9 @@ ceiling_events="${CEILING_EVENTS:-20000}"
 run_local="${RUN_LOCAL:-${root}/scripts/run-local.sh}"
 idl="${root}/thrift-common/src/main/idl/shop_events.thrift"
 
+# The header comment above, whatever its length.
 usage() {
-  sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"
 }
 
 while (($#)); do

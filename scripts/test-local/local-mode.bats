@@ -344,6 +344,10 @@ EOF
   run "${repo_root}/benchmarks/local-targets.sh" --sources pubsub,rabbit
   [ "${status}" -eq 2 ]
   [[ "${output}" == *"--sources takes pubsub and kafka, got 'rabbit'"* ]]
+  # --help is the whole header, down to its last line.
+  run "${repo_root}/benchmarks/local-targets.sh" --help
+  [ "${status}" -eq 0 ]
+  [[ "${output}" == *"--slow-end [F]"*"network beyond 127.0.0.1."* ]]
   # A checkout whose jar is not built is told how to build it.
   mkdir -p "${scratch}/tree/benchmarks"
   cp "${repo_root}/benchmarks/local-targets.sh" "${scratch}/tree/benchmarks/"

@@ -347,11 +347,12 @@ def _kept_class_failures(write):
                   type_name="KeptOuter.Leaf")
     outer.field.add(name="mid", number=1, type=F.TYPE_MESSAGE, label=F.LABEL_REPEATED,
                     type_name="KeptOuter.Mid")
-    row = write._message_class(outer)()
+    kept_class = write._message_class(outer)
+    row = kept_class()
     row.mid.add().leaf.x = 1.5
     data = row.SerializeToString()
     del row
-    row = type(write._message_class(outer)()).FromString(data)
+    row = kept_class.FromString(data)
     classes = {"KeptOuter.Mid": weakref.ref(type(row.mid[0])),
                "KeptOuter.Leaf": weakref.ref(type(row.mid[0].leaf))}
     del row
