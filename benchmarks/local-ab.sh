@@ -35,6 +35,8 @@
 # WRAP="benchmarks/slow-end.sh --factor 0.62 --" to measure both at the slow end of the machine
 # class (benchmarks/slow-end.sh says how the factor is found).
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/emulator-ceilings.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/emulator-ceilings.sh"
 a_root="$(cd "$1" && pwd)"
 b_root="$(cd "$2" && pwd)"
 rounds="${3:-2}"
@@ -53,9 +55,8 @@ mkdir -p "${out_dir}"
 measure_ceilings() {
   local round="$1" log="${out_dir}/r$1-ceilings.log"
   # shellcheck disable=SC2086 # word splitting of the prefix is intended
-  (cd "${a_root}" && NO_GCE_CHECK=true timeout 300 ${WRAP:-} java -Dthriftbq.repoRoot="${a_root}" \
-    -cp "${a_root}/local-mode/target/local-mode-bundled.jar" io.thriftbq.local.EmulatorCeilings \
-    "${ceiling_events}" 1 500,10 "${ceiling_source}") >"${log}" 2>&1 || echo "ceilings of round ${round} failed: see ${log}" >&2
+  emulator_ceilings "${a_root}" "${ceiling_events}" 500,10 "${ceiling_source}" timeout 300 ${WRAP:-} \
+    >"${log}" 2>&1 || echo "ceilings of round ${round} failed: see ${log}" >&2
   awk -F '\t' -v round="${round}" -v OFS='\t' '$1 == "ceiling" { print round, $2, $3 }' "${log}" \
     >>"${out_dir}/ceilings.tsv"
 }

@@ -14,7 +14,8 @@ after the warm-up; "steady" is its rate over the steady window; a run's cores ar
 (pipeline, the source's server, the BigQuery emulator): the sum of their CPU-s per 100k events
 times the steady rate; at the slow end they are given in the slow machine's own cores, cores x
 (the round's mean slowed ceiling / F) / 1670. Step 8 at saturation is measured against the mean of
-the ceilings just before and just after it."""
+the ceilings just before and just after it; step 6's rate is shown beside the mean of the ceilings
+just before and just after it (half of it is the target's rate)."""
 import argparse
 import json
 import operator
@@ -92,6 +93,11 @@ def figures_of(report, target, offered, ceilings, slow_end_factor):
         around = [c for c in around if c]
         if around:
             figures["ceiling_ratio"] = steady / statistics.mean(around)
+    if target == "half-ceiling-step6":
+        around = [ceilings.get(w, {}).get("500") for w in ("after-saturation", "after-step6")]
+        around = [c for c in around if c]
+        if around:
+            figures["rate_of_ceiling"] = offered / statistics.mean(around)
     return figures, None
 
 
@@ -124,9 +130,14 @@ def verdict(out_dir, slow_end_factor):
                     problems.append(f"round {round_}: no {figure} (run too short?)")
                 else:
                     values.append(figures[figure])
-                    # Step 6's rate was set from the ceiling: show it beside its p99.
-                    notes.append(f" at {float(offered):,.0f}/s" if key == "half-ceiling-step6"
-                                 else "")
+                    # Step 6's rate was set from the ceiling: show it, and what it was of the
+                    # ceilings measured around the run, beside its p99.
+                    note = ""
+                    if key == "half-ceiling-step6":
+                        note = f" at {float(offered):,.0f}/s"
+                        if "rate_of_ceiling" in figures:
+                            note += f" ({figures['rate_of_ceiling']:.2f} of the ceiling)"
+                    notes.append(note)
             if not values and not problems:
                 continue
             median = statistics.median(values) if values else None

@@ -32,6 +32,8 @@
 #     --events 80000 --rate 8000 --bad-ratio 0 --no-progress --report R.json
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source-path=SCRIPTDIR source=lib/emulator-ceilings.sh
+. "${root}/benchmarks/lib/emulator-ceilings.sh"
 period=100000
 # The imitated machine: two cores of speed F.
 imitated_cores=2
@@ -92,9 +94,8 @@ if [[ -z "${factor}" ]]; then
     echo "ERROR: ${jar} is not built (./mvnw -q -DskipTests package), or give --factor" >&2
     exit 2
   fi
-  free="$(NO_GCE_CHECK=true java -Xmx2g -Dthriftbq.repoRoot="${root}" -cp "${jar}" \
-    io.thriftbq.local.EmulatorCeilings 20000 1 500 2>/dev/null |
-    awk -F '\t' '$1 == "ceiling" && $2 == "storage_write_append_500" { print $3 }')"
+  free="$(emulator_ceilings "${root}" 20000 500 pubsub 2>/dev/null |
+    ceiling_of storage_write_append_500)"
   if ! [[ "${free}" =~ ^[0-9]+$ ]] || ((free == 0)); then
     echo "ERROR: the free append ceiling could not be measured; give --factor" >&2
     exit 1
