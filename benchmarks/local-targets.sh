@@ -91,7 +91,7 @@ for source in ${sources}; do
   fi
 done
 
-jar="${root}/local-mode/target/local-mode-bundled.jar"
+jar="$(local_mode_jar "${root}")"
 if [[ -z "${RUN_LOCAL:-}${CEILINGS:-}" && ! -f "${jar}" ]]; then
   echo "ERROR: ${jar} is not built: run ./mvnw -q -DskipTests install (or scripts/run-local.sh once)" >&2
   exit 2

@@ -89,7 +89,7 @@ fi
 
 free="not measured"
 if [[ -z "${factor}" ]]; then
-  jar="${root}/local-mode/target/local-mode-bundled.jar"
+  jar="$(local_mode_jar "${root}")"
   if [[ ! -f "${jar}" ]]; then
     echo "ERROR: ${jar} is not built (./mvnw -q -DskipTests package), or give --factor" >&2
     exit 2

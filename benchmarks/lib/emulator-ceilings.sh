@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Sourced by the local-mode benchmarks: this machine's bare append ceilings, the yardstick every
-# local-mode figure is reported beside (docs/LOCAL.md "Ceilings").
+# local-mode figure is reported beside (docs/LOCAL.md "Measured on this machine class").
+
+# The built local-mode jar of the checkout at ROOT, which emulator_ceilings runs.
+local_mode_jar() {
+  printf '%s' "$1/local-mode/target/local-mode-bundled.jar"
+}
 
 # Runs io.thriftbq.local.EmulatorCeilings from ROOT's built local-mode jar against fresh
 # emulators on 127.0.0.1 and prints what it prints, among it one line per ceiling:
@@ -15,7 +20,7 @@ emulator_ceilings() {
   local root="$1" events="$2" rows_per_request="$3" source="$4"
   shift 4
   (cd "${root}" && NO_GCE_CHECK=true "$@" java -Xmx2g -Dthriftbq.repoRoot="${root}" \
-    -cp "${root}/local-mode/target/local-mode-bundled.jar" io.thriftbq.local.EmulatorCeilings \
+    -cp "$(local_mode_jar "${root}")" io.thriftbq.local.EmulatorCeilings \
     "${events}" 1 "${rows_per_request}" "${source}")
 }
 
